@@ -1,0 +1,150 @@
+/*
+ * stoke_format.h - the trace file format: the one contract between the agent
+ * (profiler/) and everything offline (symbolizer/, cli/).
+ *
+ * This header owns the record layout and the integer encoding. It must never
+ * grow logic beyond encoding/decoding of single fields: both sides include it,
+ * and the agent includes it from code that runs in a writer thread (never in a
+ * signal handler). docs/trace-format.md is the prose spec of the same thing;
+ * change both together.
+ *
+ * File layout
+ *   [file header: 16 bytes, uncompressed]
+ *   [zstd frame] [zstd frame] ...        each frame decompresses to whole records
+ *
+ * File header
+ *   bytes 0..7   magic "STOKETRC"
+ *   bytes 8..9   format major version, little endian (readers refuse a newer major)
+ *   bytes 10..11 format minor version, little endian (newer minor: readable, unknown
+ *                record types are skipped by their length)
+ *   bytes 12..15 reserved, zero
+ *
+ * Record (inside decompressed frames)
+ *   u8      type              (enum stoke_record_type)
+ *   uleb128 payload length in bytes
+ *   payload                   fields in the order documented per type below
+ *
+ * Field encodings: "u" = unsigned LEB128, "s" = signed (zigzag) LEB128,
+ * "str" = u length + bytes (no NUL), "bytes" = u length + bytes.
+ */
+#ifndef STOKE_FORMAT_H
+#define STOKE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STOKE_MAGIC "STOKETRC"
+#define STOKE_MAGIC_LEN 8
+#define STOKE_FILE_HEADER_LEN 16
+#define STOKE_FORMAT_MAJOR 1
+#define STOKE_FORMAT_MINOR 0
+
+/* Longest stack the agent records; deeper stacks keep their leaf-most frames
+ * and are marked truncated. */
+#define STOKE_MAX_FRAMES 128
+
+/* Module id 0 means "no module": the frame's offset is then an absolute
+ * address (JIT code, named offline from /tmp/perf-<pid>.map, or unknown). */
+#define STOKE_MODULE_NONE 0
+
+enum stoke_record_type {
+    /* PROCESS: first record of every trace.
+     *   u pid, u ppid, u start_realtime_ns, u start_monotonic_ns,
+     *   u clock (enum stoke_clock), u engine (enum stoke_engine),
+     *   u requested_hz, u period_ns (nominal time one sample stands for),
+     *   str comm, str exe path, str cmdline (arguments separated by NUL) */
+    STOKE_REC_PROCESS = 1,
+    /* MAP: a loaded ELF object (executable, shared library, vdso).
+     *   u module_id (>= 1, never reused within a trace), u start, u end
+     *   (address range it occupies), u load_bias, bytes build_id (may be
+     *   empty), str path, u time_us (since start) */
+    STOKE_REC_MAP = 2,
+    /* UNMAP: the module was unloaded (dlclose).  u module_id, u time_us */
+    STOKE_REC_UNMAP = 3,
+    /* THREAD: a thread was seen or renamed.  u tid, str name, u time_us */
+    STOKE_REC_THREAD = 4,
+    /* STACK: an interned call stack, leaf first.
+     *   u stack_id (dense, from 0), u flags (STOKE_STACK_*), u nframes,
+     *   then per frame: u module_id, s (offset - previous frame's offset
+     *   when the module is the same as the previous frame's, else offset).
+     *   offset = address - load_bias of the module, i.e. the ELF virtual
+     *   address, which with the build-id names the code exactly.  Frames
+     *   after the first are return addresses (the caller's next insn). */
+    STOKE_REC_STACK = 5,
+    /* SAMPLES: a batch of samples of one thread.
+     *   u tid, u time_us of the batch base, u count,
+     *   then per sample: u stack_id, u time delta in us from the previous
+     *   sample of the batch (the first from the base), u weight - 1
+     *   (weight = how many periods the sample stands for, normally 1). */
+    STOKE_REC_SAMPLES = 6,
+    /* END: last record of a trace that ended cleanly.
+     *   u samples_taken, u samples_lost (buffer full or unwinding refused),
+     *   u handler_ns (total time spent in the signal handler),
+     *   u duration_us, u threads_seen */
+    STOKE_REC_END = 7,
+    /* NOTE: a message from the agent for the user (engine fallback, ...).
+     *   u level (0 info, 1 warning), str text */
+    STOKE_REC_NOTE = 8,
+};
+
+enum stoke_clock { STOKE_CLOCK_CPU = 0, STOKE_CLOCK_WALL = 1 };
+
+enum stoke_engine {
+    STOKE_ENGINE_PERF_TASK_CLOCK = 1, /* perf_event_open software task-clock */
+    STOKE_ENGINE_POSIX_THREAD_CPU = 2, /* timer_create(CLOCK_THREAD_CPUTIME_ID) */
+    STOKE_ENGINE_SETITIMER = 3,        /* setitimer(ITIMER_PROF) */
+    STOKE_ENGINE_POSIX_MONOTONIC = 4,  /* timer_create(CLOCK_MONOTONIC), wall */
+};
+
+enum stoke_stack_flags {
+    STOKE_STACK_TRUNCATED = 1, /* deeper than STOKE_MAX_FRAMES */
+    STOKE_STACK_PARTIAL = 2,   /* unwinding stopped early (no unwind info) */
+};
+
+/* --- LEB128 helpers, shared by writer and reader ----------------------- */
+
+/* Appends v to p, returns the number of bytes written (at most 10). */
+static inline size_t stoke_put_u(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+static inline size_t stoke_put_s(uint8_t *p, int64_t v)
+{
+    return stoke_put_u(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/* Reads one value from [*p, end). Returns 0 and advances *p on success,
+ * -1 on a truncated or over-long value (then *p is unchanged). */
+static inline int stoke_get_u(const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+    const uint8_t *q = *p;
+    uint64_t v = 0;
+    for (unsigned shift = 0; q < end && shift < 64; shift += 7) {
+        uint8_t b = *q++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *p = q;
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static inline int stoke_get_s(const uint8_t **p, const uint8_t *end, int64_t *out)
+{
+    uint64_t u;
+    if (stoke_get_u(p, end, &u))
+        return -1;
+    *out = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+    return 0;
+}
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * agent.c - libstoke.so's entry points: the constructor that starts
+ * profiling when STOKE_OUTPUT is set, the destructor that finishes the
+ * trace, per-thread setup and teardown, and fork/exec/_exit handling.
+ *
+ * Must never: change what the program sees. Failures are reported once on
+ * stderr and leave the program running unprofiled.
+ */
+#define _GNU_SOURCE
+#include "agent.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "log.h"
+#include "modules.h"
+#include "sampler.h"
+#include "stoke.h"
+#include "threads.h"
+#include "timers.h"
+#include "unwind.h"
+#include "writer.h"
+
+static struct agent_config config;
+static pid_t profiled_pid;          /* 0 when not profiling */
+static int engine;
+static int sample_signal;
+static pthread_key_t thread_exit_key;
+
+int agent_active(void)
+{
+    return profiled_pid && (pid_t)syscall(SYS_getpid) == profiled_pid;
+}
+
+static void on_thread_exit(void *state)
+{
+    struct thread_state *t = state;
+    if (t != current_thread)
+        return;
+    timers_stop(t);
+    threads_unregister();
+}
+
+static void start_thread_sampling(void)
+{
+    struct thread_state *t = threads_register();
+    if (!t)
+        return;
+    pthread_setspecific(thread_exit_key, t);
+    timers_start(t);
+}
+
+void agent_thread_begin(void)
+{
+    if (agent_active())
+        start_thread_sampling();
+}
+
+static int start_trace(void)
+{
+    struct writer_process p = {
+        .output_dir = config.output_dir,
+        .clock = config.clock,
+        .engine = engine,
+        .hz = config.hz,
+        .period_ns = timers_period_ns(),
+        .note = timers_note(),
+    };
+    return writer_start(&p);
+}
+
+static void stop_thread_timer(struct thread_state *t)
+{
+    timers_stop(t);
+}
+
+/* Stops sampling everywhere and writes the end of the trace. */
+static void finish_trace(void)
+{
+    if (!agent_active())
+        return;
+    sampler_set_active(0);
+    threads_for_each_live(stop_thread_timer);
+    timers_stop_process();
+    writer_stop();
+    profiled_pid = 0;
+}
+
+/* Starts profiling the calling (main) thread of this process. */
+static void start_process(void)
+{
+    profiled_pid = (pid_t)syscall(SYS_getpid);
+    struct thread_state *t = current_thread ? current_thread : threads_register();
+    if (!t) {
+        profiled_pid = 0;
+        return;
+    }
+    pthread_setspecific(thread_exit_key, t);
+    engine = timers_setup(config.clock, config.hz, sample_signal, t);
+    if (!engine) {
+        agent_log("no sampling clock is available in this process; not profiling");
+        profiled_pid = 0;
+        return;
+    }
+    if (timers_note())
+        agent_log("%s", timers_note());
+    if (start_trace()) {
+        timers_stop(t);
+        timers_stop_process();
+        profiled_pid = 0;
+        return;
+    }
+    sampler_set_active(1);
+}
+
+static void fork_prepare(void)
+{
+    if (!agent_active())
+        return;
+    writer_fork_prepare();
+    modules_fork_prepare();
+}
+
+static void fork_parent(void)
+{
+    if (!agent_active())
+        return;
+    modules_fork_parent();
+    writer_fork_parent();
+}
+
+static void fork_child(void)
+{
+    if (!profiled_pid)
+        return;
+    sampler_set_active(0);
+    modules_fork_child();
+    writer_fork_child();
+    if (current_thread)
+        timers_forget(current_thread);
+    threads_reset_after_fork();
+    start_process();
+}
+
+void agent_before_exec(void)
+{
+    finish_trace();
+}
+
+void agent_after_failed_exec(void)
+{
+    if (!profiled_pid && current_thread)
+        start_process();
+}
+
+void agent_before_exit(void)
+{
+    finish_trace();
+}
+
+AGENT_EXPORT int stoke_sampling_enable(int on)
+{
+    return sampler_set_active(on && agent_active());
+}
+
+__attribute__((constructor)) static void agent_init(void)
+{
+    if (config_from_env(&config))
+        return;
+    if (pthread_key_create(&thread_exit_key, on_thread_exit))
+        return;
+    modules_init();
+    if (unwind_init()) {
+        agent_log("cannot set up stack unwinding; not profiling");
+        return;
+    }
+    sample_signal = sampler_install();
+    if (sample_signal < 0)
+        return;
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    start_process();
+}
+
+__attribute__((destructor)) static void agent_fini(void)
+{
+    finish_trace();
+}

@@ -1,0 +1,30 @@
+/*
+ * agent.h - the agent's life cycle, as the libc interposers see it: start
+ * and stop of the process, of each thread, and around fork, exec and _exit.
+ */
+#ifndef STOKE_AGENT_AGENT_H
+#define STOKE_AGENT_AGENT_H
+
+#include <pthread.h>
+
+/* The agent is built with hidden visibility; these are its exported names. */
+#define AGENT_EXPORT __attribute__((visibility("default")))
+
+/* 1 while this process is being profiled (not in a vfork child). */
+int agent_active(void);
+
+/* Starts one of the agent's own threads, which is never sampled. */
+int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *arg);
+
+/* A thread created through pthread_create starts / ends. */
+void agent_thread_begin(void);
+
+/* Before exec: finish this process's trace. After a failed exec: start a
+ * new one (the process goes on). */
+void agent_before_exec(void);
+void agent_after_failed_exec(void);
+
+/* Before _exit: finish the trace (no destructor will run). */
+void agent_before_exit(void);
+
+#endif

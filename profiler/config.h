@@ -1,0 +1,20 @@
+/*
+ * config.h - the agent's settings, read once from the environment that
+ * `stoke record` sets (STOKE_OUTPUT, STOKE_HZ, STOKE_CLOCK).
+ */
+#ifndef STOKE_AGENT_CONFIG_H
+#define STOKE_AGENT_CONFIG_H
+
+#include <stdint.h>
+
+struct agent_config {
+    char output_dir[4096]; /* where traces go; empty: the agent stays idle */
+    uint32_t hz;           /* requested samples per second of the clock */
+    int clock;             /* enum stoke_clock */
+};
+
+/* Fills cfg from the environment. Returns 0, or -1 when the agent should
+ * stay idle (no STOKE_OUTPUT, or a bad value, already reported). */
+int config_from_env(struct agent_config *cfg);
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * interpose.c - the libc functions the agent wraps, each a thin shim that
+ * calls the agent and then the real function found with dlsym(RTLD_NEXT).
+ *
+ *   pthread_create  new threads get their own sampling clock
+ *   dlclose         unwinding pauses while code may be unmapped
+ *   exec*           the trace is finished before the image is replaced
+ *   _exit, _Exit    the trace is finished (no destructor runs)
+ *
+ * dlopen is deliberately not wrapped: the loader uses its caller's address
+ * to find RUNPATH and the namespace, so a wrapper would change what loads.
+ * New objects are noticed by the writer instead (modules_refresh).
+ * Must never: change arguments, results or errno of the real functions.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "modules.h"
+
+#define REAL(name) ((__typeof__(&name))real_symbol(#name))
+
+static void *real_symbol(const char *name)
+{
+    void *p = dlsym(RTLD_NEXT, name);
+    if (!p)
+        abort(); /* libc without that function: nothing sane to call */
+    return p;
+}
+
+/* --- threads ------------------------------------------------------------ */
+
+struct thread_start {
+    void *(*fn)(void *);
+    void *arg;
+};
+
+static void *start_sampled_thread(void *p)
+{
+    struct thread_start start = *(struct thread_start *)p;
+    free(p);
+    agent_thread_begin();
+    return start.fn(start.arg);
+}
+
+AGENT_EXPORT int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+    return REAL(pthread_create)(thread, NULL, fn, arg);
+}
+
+AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                                void *(*fn)(void *), void *arg)
+{
+    static __typeof__(&pthread_create) real;
+    if (!real)
+        real = REAL(pthread_create);
+    struct thread_start *start = agent_active() ? malloc(sizeof *start) : NULL;
+    if (!start)
+        return real(thread, attr, fn, arg);
+    start->fn = fn;
+    start->arg = arg;
+    int err = real(thread, attr, start_sampled_thread, start);
+    if (err)
+        free(start);
+    return err;
+}
+
+/* --- dynamic loading ------------------------------------------------------ */
+
+AGENT_EXPORT int dlclose(void *handle)
+{
+    static __typeof__(&dlclose) real;
+    if (!real)
+        real = REAL(dlclose);
+    if (!agent_active())
+        return real(handle);
+    return modules_dlclose(handle, real);
+}
+
+/* --- exec ------------------------------------------------------------------ */
+
+/* Runs an exec function: finishes the trace first, and starts a new one if
+ * the exec failed (the process goes on). */
+#define AROUND_EXEC(call)                       \
+    do {                                        \
+        agent_before_exec();                    \
+        int ret_ = (call);                      \
+        int errno_ = errno;                     \
+        agent_after_failed_exec();              \
+        errno = errno_;                         \
+        return ret_;                            \
+    } while (0)
+
+AGENT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+    AROUND_EXEC(REAL(execve)(path, argv, envp));
+}
+
+AGENT_EXPORT int execv(const char *path, char *const argv[])
+{
+    AROUND_EXEC(REAL(execv)(path, argv));
+}
+
+AGENT_EXPORT int execvp(const char *file, char *const argv[])
+{
+    AROUND_EXEC(REAL(execvp)(file, argv));
+}
+
+AGENT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    AROUND_EXEC(REAL(execvpe)(file, argv, envp));
+}
+
+AGENT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+    AROUND_EXEC(REAL(fexecve)(fd, argv, envp));
+}
+
+/* Collects the variadic arguments of execl/execlp/execle into argv. */
+static size_t count_args(va_list ap)
+{
+    size_t n = 1;
+    while (va_arg(ap, char *))
+        n++;
+    return n;
+}
+
+#define COLLECT_ARGS(first, argv, envp_out)              \
+    va_list ap;                                          \
+    va_start(ap, first);                                 \
+    size_t n_ = count_args(ap);                          \
+    va_end(ap);                                          \
+    char *argv[n_ + 1];                                  \
+    argv[0] = (char *)(first);                           \
+    va_start(ap, first);                                 \
+    for (size_t i_ = 1; i_ <= n_; i_++)                  \
+        argv[i_] = va_arg(ap, char *);                   \
+    envp_out;                                            \
+    va_end(ap)
+
+AGENT_EXPORT int execl(const char *path, const char *arg, ...)
+{
+    COLLECT_ARGS(arg, argv, (void)0);
+    AROUND_EXEC(REAL(execv)(path, argv));
+}
+
+AGENT_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+    COLLECT_ARGS(arg, argv, (void)0);
+    AROUND_EXEC(REAL(execvp)(file, argv));
+}
+
+AGENT_EXPORT int execle(const char *path, const char *arg, ...)
+{
+    char *const *envp;
+    COLLECT_ARGS(arg, argv, envp = va_arg(ap, char *const *));
+    AROUND_EXEC(REAL(execve)(path, argv, envp));
+}
+
+/* --- exit without destructors ------------------------------------------- */
+
+AGENT_EXPORT void _exit(int status)
+{
+    agent_before_exit();
+    REAL(_exit)(status);
+    __builtin_unreachable();
+}
+
+AGENT_EXPORT void _Exit(int status)
+{
+    agent_before_exit();
+    REAL(_Exit)(status);
+    __builtin_unreachable();
+}

@@ -1,0 +1,11 @@
+/*
+ * log.h - the agent's messages to the user: one line on stderr, prefixed
+ * "stoke: ". Uses write(2) only, so it is safe anywhere except inside the
+ * sampling signal handler (which never logs).
+ */
+#ifndef STOKE_AGENT_LOG_H
+#define STOKE_AGENT_LOG_H
+
+void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

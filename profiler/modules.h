@@ -1,0 +1,66 @@
+/*
+ * modules.h - the agent's own table of loaded ELF objects.
+ *
+ * The sampling handler must never take the loader lock (dl_iterate_phdr
+ * does, and a sample landing inside dlopen would deadlock), so the handler
+ * looks code and unwind tables up here instead. The table is filled in
+ * normal context (at start, when the writer sees the loader's counters
+ * move, and around dlclose) and read lock-free under a sequence counter.
+ */
+#ifndef STOKE_AGENT_MODULES_H
+#define STOKE_AGENT_MODULES_H
+
+#include <stdint.h>
+
+#define MODULE_MAX_SEGMENTS 8
+#define MODULE_MAX_BUILD_ID 32
+
+/* What the handler and writer need of one module, copied out of the table. */
+struct module_view {
+    uint32_t id;
+    uintptr_t bias;           /* load bias: address = bias + ELF vaddr */
+    uintptr_t lo, hi;         /* whole mapped range */
+    uint32_t nseg;
+    uintptr_t seg_lo[MODULE_MAX_SEGMENTS], seg_hi[MODULE_MAX_SEGMENTS];
+    uintptr_t eh_frame_hdr;   /* 0 if the object has no .eh_frame_hdr */
+    uintptr_t eh_table;       /* its binary search table */
+    uint64_t eh_fde_count;
+};
+
+/* Fills the table from the loader. Normal context; call once at start. */
+void modules_init(void);
+
+/* Rescans when the loader's load/unload counters moved since the last scan.
+ * Normal context (the writer thread). */
+void modules_refresh(void);
+
+/* Handler-safe lookups: the module containing addr (0 and *out filled), or
+ * -1. modules_readable tells whether [addr, addr+len) lies in a mapped
+ * segment of a known module. */
+int modules_find(uintptr_t addr, struct module_view *out);
+int modules_readable(uintptr_t addr, uintptr_t len);
+
+/* Brackets the handler's use of module memory. modules_enter returns 0 when
+ * unwinding is allowed, -1 while a dlclose is unmapping code (then skip the
+ * sample, and do not call modules_leave). */
+int modules_enter(void);
+void modules_leave(void);
+
+/* The agent's dlclose: waits until no handler reads module memory, then
+ * lets the loader unload and rescans. Normal context. */
+int modules_dlclose(void *handle, int (*real_dlclose)(void *));
+
+/* Writer side: describe modules with id > after_id in id order, and the ids
+ * removed since the last call. Normal context. */
+typedef void (*module_visit_fn)(void *arg, uint32_t id, uintptr_t lo, uintptr_t hi,
+                                uintptr_t bias, const uint8_t *build_id,
+                                uint32_t build_id_len, const char *path);
+uint32_t modules_visit_new(uint32_t after_id, module_visit_fn fn, void *arg);
+uint32_t modules_take_removed(uint32_t *ids, uint32_t max);
+
+/* fork support: the child keeps the table; the lock must be consistent. */
+void modules_fork_prepare(void);
+void modules_fork_parent(void);
+void modules_fork_child(void);
+
+#endif

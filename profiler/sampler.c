@@ -1,0 +1,106 @@
+/*
+ * sampler.c - the signal handler (see sampler.h).
+ *
+ * Runs inside whatever the thread was doing, so it only does
+ * async-signal-safe work: no malloc, no locks, no stdio, no loader calls,
+ * errno saved and restored. It reads CLOCK_MONOTONIC (vDSO, no syscall).
+ * A full ring or a dlclose in progress drops the sample and counts it.
+ */
+#define _GNU_SOURCE
+#include "sampler.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+#include "log.h"
+#include "modules.h"
+#include "threads.h"
+#include "timers.h"
+#include "unwind.h"
+
+static _Atomic int sampling_active;
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void take_sample(struct thread_state *t, const ucontext_t *uc)
+{
+    uint64_t start = monotonic_ns();
+    timers_on_sample(t);
+    if (modules_enter()) {
+        atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
+    } else {
+        struct unwind_start from;
+        unwind_start_from_ucontext(&from, uc);
+        from.stack_lo = t->stack_lo;
+        from.stack_hi = t->stack_hi;
+        uint32_t flags;
+        uint32_t n = unwind_stack(&from, t->frames, STOKE_MAX_FRAMES, &flags);
+        modules_leave();
+        if (ring_push(&t->ring, start, flags, t->frames, n))
+            atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
+        else
+            atomic_fetch_add_explicit(&t->samples, 1, memory_order_relaxed);
+    }
+    atomic_fetch_add_explicit(&t->handler_ns, monotonic_ns() - start, memory_order_relaxed);
+}
+
+static void on_sample_signal(int signo, siginfo_t *info, void *context)
+{
+    int saved_errno = errno;
+    struct thread_state *t = current_thread;
+    if (t && !t->in_handler && atomic_load_explicit(&sampling_active, memory_order_relaxed)) {
+        t->in_handler = 1;
+        take_sample(t, context);
+        t->in_handler = 0;
+    }
+    errno = saved_errno;
+}
+
+static int signal_is_free(int signo)
+{
+    struct sigaction old;
+    if (sigaction(signo, NULL, &old))
+        return 0;
+    return !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
+}
+
+static int choose_signal(void)
+{
+    if (signal_is_free(SIGPROF))
+        return SIGPROF;
+    for (int s = SIGRTMIN + 8; s <= SIGRTMAX - 8; s++)
+        if (signal_is_free(s)) {
+            agent_log("the program handles SIGPROF; sampling with signal %d instead", s);
+            return s;
+        }
+    agent_log("no free signal to sample with; not profiling");
+    return -1;
+}
+
+int sampler_install(void)
+{
+    int signo = choose_signal();
+    if (signo < 0)
+        return -1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sample_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    if (sigaction(signo, &sa, NULL))
+        return -1;
+    return signo;
+}
+
+int sampler_set_active(int on)
+{
+    return atomic_exchange(&sampling_active, on ? 1 : 0);
+}

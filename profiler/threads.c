@@ -1,0 +1,115 @@
+/*
+ * threads.c - the registry of sampled threads (see threads.h). Slots are
+ * claimed with compare-and-swap, so registering never takes a lock; only
+ * the writer frees a state, after its thread exited and its ring drained.
+ */
+#define _GNU_SOURCE
+#include "threads.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+__thread struct thread_state *current_thread __attribute__((tls_model("initial-exec")));
+
+static struct thread_state *_Atomic slots[MAX_THREADS];
+
+static void read_stack_bounds(struct thread_state *t)
+{
+    pthread_attr_t attr;
+    void *addr;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr))
+        return;
+    if (!pthread_attr_getstack(&attr, &addr, &size)) {
+        t->stack_lo = (uintptr_t)addr;
+        t->stack_hi = (uintptr_t)addr + size;
+    }
+    pthread_attr_destroy(&attr);
+}
+
+void threads_read_name(struct thread_state *t)
+{
+    char name[16] = "";
+    prctl(PR_GET_NAME, name);
+    memcpy(t->name, name, sizeof name);
+}
+
+struct thread_state *threads_register(void)
+{
+    struct thread_state *t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (t == MAP_FAILED)
+        return NULL;
+    t->tid = gettid();
+    t->timer.perf_fd = -1;
+    read_stack_bounds(t);
+    threads_read_name(t);
+    atomic_store(&t->state, THREAD_LIVE);
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread_state *expected = NULL;
+        if (atomic_compare_exchange_strong(&slots[i], &expected, t)) {
+            current_thread = t;
+            return t;
+        }
+    }
+    munmap(t, sizeof *t);
+    return NULL;
+}
+
+void threads_unregister(void)
+{
+    struct thread_state *t = current_thread;
+    if (!t)
+        return;
+    current_thread = NULL;
+    threads_read_name(t);
+    atomic_store(&t->state, THREAD_EXITED);
+}
+
+void threads_for_each(void (*fn)(struct thread_state *t, void *arg), void *arg)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread_state *t = atomic_load(&slots[i]);
+        if (!t)
+            continue;
+        int exited = atomic_load(&t->state) == THREAD_EXITED;
+        fn(t, arg);
+        if (exited) {
+            atomic_store(&slots[i], NULL);
+            munmap(t, sizeof *t);
+        }
+    }
+}
+
+void threads_for_each_live(void (*fn)(struct thread_state *t))
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread_state *t = atomic_load(&slots[i]);
+        if (t && atomic_load(&t->state) == THREAD_LIVE)
+            fn(t);
+    }
+}
+
+void threads_reset_after_fork(void)
+{
+    struct thread_state *self = current_thread;
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread_state *t = atomic_load(&slots[i]);
+        if (!t || t == self)
+            continue;
+        atomic_store(&slots[i], NULL);
+        munmap(t, sizeof *t);
+    }
+    if (!self)
+        return;
+    self->tid = gettid();
+    atomic_store(&self->ring.head, 0);
+    atomic_store(&self->ring.tail, 0);
+    atomic_store(&self->samples, 0);
+    atomic_store(&self->lost, 0);
+    atomic_store(&self->handler_ns, 0);
+    self->name_sent = 0;
+}

@@ -1,0 +1,70 @@
+/*
+ * threads.h - the registry of sampled threads and their per-thread state.
+ *
+ * Each thread that the agent samples owns one thread_state, mmap'ed when
+ * the thread registers (normal context) and reclaimed by the writer after
+ * the thread has exited and its ring is drained. The signal handler finds
+ * its thread's state through a TLS pointer, never through the registry.
+ */
+#ifndef STOKE_AGENT_THREADS_H
+#define STOKE_AGENT_THREADS_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "ring.h"
+#include "stoke_format.h"
+
+#define MAX_THREADS 4096
+
+enum thread_slot_state { THREAD_LIVE = 1, THREAD_EXITED = 2 };
+
+/* Handles are atomic: the thread itself (at exit) and the thread stopping
+ * the whole process may both try to stop the same timer. */
+struct sample_timer {
+    _Atomic int perf_fd;     /* perf engine: the task-clock event, else -1 */
+    timer_t posix_timer;     /* POSIX engines */
+    _Atomic int posix_armed;
+    int first_pending;       /* perf: the first, randomized period is running */
+};
+
+struct thread_state {
+    _Atomic int state;                /* enum thread_slot_state */
+    pid_t tid;
+    uintptr_t stack_lo, stack_hi;
+    struct sample_timer timer;
+    _Atomic uint64_t samples, lost, handler_ns;
+    int in_handler;
+    int name_sent;                    /* writer: THREAD record written */
+    char name[16];
+    uint64_t frames[STOKE_MAX_FRAMES]; /* handler scratch */
+    struct ring ring;
+};
+
+extern __thread struct thread_state *current_thread
+    __attribute__((tls_model("initial-exec")));
+
+/* Registers the calling thread and returns its state (also set as
+ * current_thread), or NULL when out of slots or memory. Normal context. */
+struct thread_state *threads_register(void);
+
+/* Marks the calling thread's state exited; the caller has already stopped
+ * its timer. The writer reclaims it. */
+void threads_unregister(void);
+
+/* Writer: calls fn for each registered state; reclaims exited ones after
+ * fn has drained them. */
+void threads_for_each(void (*fn)(struct thread_state *t, void *arg), void *arg);
+
+/* Any thread: calls fn for each live state (used to stop all timers). */
+void threads_for_each_live(void (*fn)(struct thread_state *t));
+
+/* fork child: forgets every thread but the caller, whose ring is emptied. */
+void threads_reset_after_fork(void);
+
+/* Reads the calling thread's name into t->name. */
+void threads_read_name(struct thread_state *t);
+
+#endif

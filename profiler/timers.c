@@ -1,0 +1,181 @@
+/*
+ * timers.c - arms per-thread sampling clocks (see timers.h).
+ * The first expiry of each thread's clock is randomized within one period
+ * so that short-lived threads are sampled in proportion to their run time.
+ */
+#define _GNU_SOURCE
+#include "timers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static int engine;
+static int sample_signal;
+static uint64_t period_ns;
+static char note[256];
+
+static uint64_t random_below(uint64_t limit)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)gettid() << 32;
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 29;
+    return limit ? x % limit : 0;
+}
+
+static int perf_start(struct thread_state *t)
+{
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_SOFTWARE;
+    attr.config = PERF_COUNT_SW_TASK_CLOCK;
+    attr.sample_period = 1 + random_below(period_ns);
+    attr.wakeup_events = 1;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1; /* signals only in user mode: never EINTR */
+    attr.exclude_hv = 1;
+    int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct f_owner_ex owner = {F_OWNER_TID, t->tid};
+    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) || fcntl(fd, F_SETSIG, sample_signal) ||
+        fcntl(fd, F_SETOWN_EX, &owner) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+        close(fd);
+        return -1;
+    }
+    t->timer.perf_fd = fd;
+    t->timer.first_pending = 1;
+    return 0;
+}
+
+static int posix_start(struct thread_state *t, clockid_t clock)
+{
+    struct sigevent ev;
+    memset(&ev, 0, sizeof ev);
+    ev.sigev_notify = SIGEV_THREAD_ID;
+    ev.sigev_signo = sample_signal;
+    ev._sigev_un._tid = t->tid;
+    if (timer_create(clock, &ev, &t->timer.posix_timer))
+        return -1;
+    uint64_t first = 1 + random_below(period_ns);
+    struct itimerspec spec = {
+        .it_interval = {(time_t)(period_ns / 1000000000), (long)(period_ns % 1000000000)},
+        .it_value = {(time_t)(first / 1000000000), (long)(first % 1000000000)},
+    };
+    if (timer_settime(t->timer.posix_timer, 0, &spec, NULL)) {
+        timer_delete(t->timer.posix_timer);
+        return -1;
+    }
+    t->timer.posix_armed = 1;
+    return 0;
+}
+
+static int setitimer_start(void)
+{
+    uint64_t us = period_ns / 1000 ? period_ns / 1000 : 1;
+    struct itimerval v = {{(time_t)(us / 1000000), (suseconds_t)(us % 1000000)},
+                          {(time_t)(us / 1000000), (suseconds_t)(us % 1000000)}};
+    return setitimer(ITIMER_PROF, &v, NULL);
+}
+
+int timers_start(struct thread_state *t)
+{
+    switch (engine) {
+    case STOKE_ENGINE_PERF_TASK_CLOCK: return perf_start(t);
+    case STOKE_ENGINE_POSIX_THREAD_CPU: return posix_start(t, CLOCK_THREAD_CPUTIME_ID);
+    case STOKE_ENGINE_POSIX_MONOTONIC: return posix_start(t, CLOCK_MONOTONIC);
+    case STOKE_ENGINE_SETITIMER: return 0; /* process-wide, armed once */
+    }
+    return -1;
+}
+
+int timers_setup(int clock, uint32_t hz, int signo, struct thread_state *t)
+{
+    sample_signal = signo;
+    period_ns = 1000000000ull / hz;
+    note[0] = 0;
+    if (clock == STOKE_CLOCK_WALL) {
+        engine = STOKE_ENGINE_POSIX_MONOTONIC;
+        return timers_start(t) ? 0 : engine;
+    }
+    engine = STOKE_ENGINE_PERF_TASK_CLOCK;
+    if (!timers_start(t))
+        return engine;
+    int perf_errno = errno;
+    engine = STOKE_ENGINE_POSIX_THREAD_CPU;
+    if (!timers_start(t)) {
+        snprintf(note, sizeof note,
+                 "perf events are not available (%s; see /proc/sys/kernel/perf_event_paranoid); "
+                 "using POSIX CPU timers, which the kernel checks only at its tick (often "
+                 "250 Hz): expect fewer samples than the %u Hz asked",
+                 strerror(perf_errno), hz);
+        return engine;
+    }
+    engine = STOKE_ENGINE_SETITIMER;
+    if (!setitimer_start()) {
+        snprintf(note, sizeof note,
+                 "perf events and per-thread timers are not available; using setitimer, "
+                 "which delivers at most the kernel tick rate and undercounts busy threads");
+        return engine;
+    }
+    engine = 0;
+    return 0;
+}
+
+void timers_stop(struct thread_state *t)
+{
+    int fd = atomic_exchange(&t->timer.perf_fd, -1);
+    if (fd >= 0) {
+        ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+        close(fd);
+    }
+    if (atomic_exchange(&t->timer.posix_armed, 0))
+        timer_delete(t->timer.posix_timer);
+}
+
+void timers_stop_process(void)
+{
+    if (engine == STOKE_ENGINE_SETITIMER) {
+        struct itimerval off = {{0, 0}, {0, 0}};
+        setitimer(ITIMER_PROF, &off, NULL);
+    }
+}
+
+void timers_on_sample(struct thread_state *t)
+{
+    if (!t->timer.first_pending)
+        return;
+    t->timer.first_pending = 0;
+    uint64_t period = period_ns;
+    ioctl(t->timer.perf_fd, PERF_EVENT_IOC_PERIOD, &period);
+}
+
+void timers_forget(struct thread_state *t)
+{
+    int fd = atomic_exchange(&t->timer.perf_fd, -1);
+    if (fd >= 0)
+        close(fd); /* our copy only; the parent's event lives on */
+    atomic_store(&t->timer.posix_armed, 0); /* not inherited by fork */
+}
+
+uint64_t timers_period_ns(void)
+{
+    return period_ns;
+}
+
+const char *timers_note(void)
+{
+    return note[0] ? note : NULL;
+}

@@ -1,0 +1,43 @@
+/*
+ * timers.h - the sampling clocks: what makes each thread receive the
+ * sampling signal at the requested rate.
+ *
+ * CPU time: one perf_event_open software task-clock event per thread whose
+ * overflow signals that very thread (exact rate, user mode only, so a
+ * signal never lands inside a syscall); where perf events are not allowed,
+ * a POSIX per-thread CPU-clock timer (the kernel caps it at its tick rate);
+ * setitimer(ITIMER_PROF) as the last resort. Wall time: a POSIX
+ * CLOCK_MONOTONIC timer per thread.
+ */
+#ifndef STOKE_AGENT_TIMERS_H
+#define STOKE_AGENT_TIMERS_H
+
+#include <stdint.h>
+
+#include "threads.h"
+
+/* Picks the engine for the whole process by trying them on the calling
+ * thread, arms that thread, and returns the engine (enum stoke_engine), or
+ * 0 when none works. */
+int timers_setup(int clock, uint32_t hz, int signo, struct thread_state *t);
+
+/* Arms/disarms one thread with the engine chosen by timers_setup. Normal
+ * context; timers_stop may run on any thread. */
+int timers_start(struct thread_state *t);
+void timers_stop(struct thread_state *t);
+
+/* Stops the process-wide clock (setitimer engine). */
+void timers_stop_process(void);
+
+/* Handler: called on each sample; finishes the randomized first period. */
+void timers_on_sample(struct thread_state *t);
+
+/* fork child: drops the parent's timer handles without touching them. */
+void timers_forget(struct thread_state *t);
+
+/* The nominal ns one sample stands for, and a note for the user when the
+ * engine cannot reach the requested rate (NULL otherwise). */
+uint64_t timers_period_ns(void);
+const char *timers_note(void);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * unwind.c - libunwind accessors for unwinding the agent's own process from
+ * a signal handler (see unwind.h). Every accessor is async-signal-safe: no
+ * allocation, no locks, no loader calls. Memory outside the interrupted
+ * thread's stack and known module segments is refused, so a corrupt stack
+ * ends the walk instead of faulting.
+ */
+#define _GNU_SOURCE
+#include "unwind.h"
+
+#include <libunwind.h>
+#include <string.h>
+
+#include "modules.h"
+#include "stoke_format.h"
+
+/* Exported by libunwind (its ptrace support uses it) but not declared in
+ * its public headers: searches an .eh_frame_hdr table for ip. */
+extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip,
+                                              unw_dyn_info_t *di, unw_proc_info_t *pi,
+                                              int need_unwind_info, void *arg);
+
+static unw_addr_space_t address_space;
+
+static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
+                          int need_unwind_info, void *arg)
+{
+    struct module_view m;
+    if (modules_find(ip, &m) || !m.eh_frame_hdr)
+        return -UNW_ENOINFO;
+    unw_dyn_info_t di;
+    memset(&di, 0, sizeof di);
+    di.start_ip = m.lo;
+    di.end_ip = m.hi;
+    di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+    di.u.rti.segbase = m.eh_frame_hdr;
+    di.u.rti.table_data = m.eh_table;
+    di.u.rti.table_len = m.eh_fde_count * 8 / sizeof(unw_word_t);
+    return _Ux86_64_dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
+}
+
+/* libunwind frees table-format unwind info itself; nothing of ours to free. */
+static void put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi, void *arg)
+{
+}
+
+static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr, void *arg)
+{
+    return -UNW_ENOINFO;
+}
+
+static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                      void *arg)
+{
+    const struct unwind_start *s = arg;
+    if (write)
+        return -UNW_EINVAL;
+    if (addr >= s->stack_lo && addr + sizeof *val <= s->stack_hi && addr + sizeof *val > addr) {
+        const uint8_t *at = s->copy ? s->copy + (addr - s->stack_lo) : (const uint8_t *)addr;
+        memcpy(val, at, sizeof *val);
+        return 0;
+    }
+    if (!modules_readable(addr, sizeof *val))
+        return -UNW_EINVAL;
+    memcpy(val, (const void *)addr, sizeof *val);
+    return 0;
+}
+
+/* ucontext gregs index of each DWARF register number 0..16 */
+static const int greg_of_dwarf[17] = {
+        [UNW_X86_64_RAX] = REG_RAX, [UNW_X86_64_RDX] = REG_RDX, [UNW_X86_64_RCX] = REG_RCX,
+        [UNW_X86_64_RBX] = REG_RBX, [UNW_X86_64_RSI] = REG_RSI, [UNW_X86_64_RDI] = REG_RDI,
+        [UNW_X86_64_RBP] = REG_RBP, [UNW_X86_64_RSP] = REG_RSP, [UNW_X86_64_R8] = REG_R8,
+        [UNW_X86_64_R9] = REG_R9,   [UNW_X86_64_R10] = REG_R10, [UNW_X86_64_R11] = REG_R11,
+        [UNW_X86_64_R12] = REG_R12, [UNW_X86_64_R13] = REG_R13, [UNW_X86_64_R14] = REG_R14,
+        [UNW_X86_64_R15] = REG_R15, [UNW_X86_64_RIP] = REG_RIP,
+};
+
+void unwind_start_from_ucontext(struct unwind_start *s, const ucontext_t *uc)
+{
+    for (int r = 0; r <= UNW_X86_64_RIP; r++)
+        s->regs[r] = (uint64_t)uc->uc_mcontext.gregs[greg_of_dwarf[r]];
+    s->known = (1u << (UNW_X86_64_RIP + 1)) - 1;
+    s->copy = NULL;
+}
+
+static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write,
+                      void *arg)
+{
+    const struct unwind_start *s = arg;
+    if (write || reg < 0 || reg > UNW_X86_64_RIP || !(s->known & (1u << reg)))
+        return -UNW_EBADREG;
+    *val = s->regs[reg];
+    return 0;
+}
+
+static int access_fpreg(unw_addr_space_t as, unw_regnum_t reg, unw_fpreg_t *val, int write,
+                        void *arg)
+{
+    return -UNW_EBADREG;
+}
+
+static int resume(unw_addr_space_t as, unw_cursor_t *c, void *arg)
+{
+    return -UNW_EINVAL;
+}
+
+static int get_proc_name(unw_addr_space_t as, unw_word_t addr, char *buf, size_t len,
+                         unw_word_t *offp, void *arg)
+{
+    return -UNW_ENOINFO;
+}
+
+static unw_accessors_t accessors = {
+    .find_proc_info = find_proc_info,
+    .put_unwind_info = put_unwind_info,
+    .get_dyn_info_list_addr = get_dyn_info_list_addr,
+    .access_mem = access_mem,
+    .access_reg = access_reg,
+    .access_fpreg = access_fpreg,
+    .resume = resume,
+    .get_proc_name = get_proc_name,
+};
+
+int unwind_init(void)
+{
+    address_space = unw_create_addr_space(&accessors, 0);
+    if (!address_space)
+        return -1;
+    unw_set_caching_policy(address_space, UNW_CACHE_PER_THREAD);
+    return 0;
+}
+
+uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
+                      uint32_t *flags)
+{
+    uint32_t n = 0;
+    *flags = 0;
+    frames[n++] = s->regs[UNW_X86_64_RIP];
+    unw_cursor_t cursor;
+    if (unw_init_remote(&cursor, address_space, (void *)s) < 0) {
+        *flags = STOKE_STACK_PARTIAL;
+        return n;
+    }
+    for (;;) {
+        int step = unw_step(&cursor);
+        if (step <= 0) {
+            if (step < 0)
+                *flags |= STOKE_STACK_PARTIAL;
+            return n;
+        }
+        if (n == max) {
+            *flags |= STOKE_STACK_TRUNCATED;
+            return n;
+        }
+        unw_word_t ip;
+        if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0)
+            return n;
+        frames[n++] = ip;
+    }
+}

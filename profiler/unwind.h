@@ -1,0 +1,38 @@
+/*
+ * unwind.h - walks the interrupted thread's stack from a signal's ucontext.
+ *
+ * Uses libunwind with stoke's own address space: registers come from the
+ * ucontext, memory is read only where it is known to be mapped (the
+ * thread's stack, segments of known modules), and unwind tables are found
+ * through the agent's module table, never through dl_iterate_phdr.
+ */
+#ifndef STOKE_AGENT_UNWIND_H
+#define STOKE_AGENT_UNWIND_H
+
+#include <stdint.h>
+#include <ucontext.h>
+
+/* Creates the address space. Normal context, once. Returns 0 or -1. */
+int unwind_init(void);
+
+/* Where to unwind from: registers (DWARF numbering, 0..16 = rax..rip; a
+ * register whose bit is clear in `known` is unavailable) and the stack. The
+ * stack is read in place from [stack_lo, stack_hi), or, when copy is set,
+ * from a copy of it made earlier (copy holds stack_hi - stack_lo bytes). */
+struct unwind_start {
+    uint64_t regs[17];
+    uint32_t known;
+    uintptr_t stack_lo, stack_hi;
+    const uint8_t *copy;
+};
+
+/* Fills the start registers from a signal's ucontext. */
+void unwind_start_from_ucontext(struct unwind_start *s, const ucontext_t *uc);
+
+/* Fills frames[0..max) leaf first with the starting IP and the return
+ * addresses above it; returns how many. *flags gets STOKE_STACK_* bits.
+ * Async-signal-safe; never reads outside the stack and module segments. */
+uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
+                      uint32_t *flags);
+
+#endif

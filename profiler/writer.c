@@ -1,0 +1,387 @@
+/*
+ * writer.c - the writer thread (see writer.h). It holds state_lock while it
+ * works and releases it while it sleeps, so fork can wait for a quiet
+ * moment. It is the only reader of the rings and the only user of the
+ * stack table and the record buffer. Never runs in signal context; all
+ * signals are blocked on it.
+ */
+#define _GNU_SOURCE
+#include "writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "modules.h"
+#include "records.h"
+#include "stack_intern.h"
+#include "stoke_format.h"
+#include "threads.h"
+#include "trace_file.h"
+
+#define CYCLE_NS 20000000ull      /* drain every 20 ms */
+#define FLUSH_NS 1000000000ull    /* a whole frame at least every second */
+#define FLUSH_BYTES (1u << 20)
+#define BATCH_MAX 4096
+
+static struct trace_file file;
+static struct records recs;
+static struct stack_intern stacks;
+static uint32_t last_module_id;
+static uint64_t start_ns, last_flush_ns;
+static uint64_t exited_samples, exited_lost, exited_handler_ns;
+static uint32_t threads_seen;
+
+static pthread_t writer_thread;
+static int writer_running, stop_requested;
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake;
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t since_start_us(uint64_t ns)
+{
+    return ns > start_ns ? (ns - start_ns) / 1000 : 0;
+}
+
+/* --- records ------------------------------------------------------------ */
+
+static void read_small_file(const char *path, char *buf, size_t cap, size_t *len)
+{
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n;
+    while (*len < cap && (n = read(fd, buf + *len, cap - *len)) > 0)
+        *len += (size_t)n;
+    close(fd);
+}
+
+static void emit_process(const struct writer_process *p, const char *comm)
+{
+    char exe[4096] = "", cmdline[4096];
+    size_t cmdline_len;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    read_small_file("/proc/self/cmdline", cmdline, sizeof cmdline, &cmdline_len);
+    if (cmdline_len && !cmdline[cmdline_len - 1])
+        cmdline_len--;
+    struct timespec real;
+    clock_gettime(CLOCK_REALTIME, &real);
+    records_begin(&recs, STOKE_REC_PROCESS);
+    records_u(&recs, (uint64_t)getpid());
+    records_u(&recs, (uint64_t)getppid());
+    records_u(&recs, (uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec);
+    records_u(&recs, start_ns);
+    records_u(&recs, (uint64_t)p->clock);
+    records_u(&recs, (uint64_t)p->engine);
+    records_u(&recs, p->hz);
+    records_u(&recs, p->period_ns);
+    records_str(&recs, comm);
+    records_str(&recs, exe);
+    records_bytes(&recs, cmdline, cmdline_len);
+    records_end(&recs);
+}
+
+static void emit_note(const char *text)
+{
+    records_begin(&recs, STOKE_REC_NOTE);
+    records_u(&recs, 1);
+    records_str(&recs, text);
+    records_end(&recs);
+}
+
+static void emit_map(void *arg, uint32_t id, uintptr_t lo, uintptr_t hi, uintptr_t bias,
+                     const uint8_t *build_id, uint32_t build_id_len, const char *path)
+{
+    records_begin(&recs, STOKE_REC_MAP);
+    records_u(&recs, id);
+    records_u(&recs, lo);
+    records_u(&recs, hi);
+    records_u(&recs, bias);
+    records_bytes(&recs, build_id, build_id_len);
+    records_str(&recs, path);
+    records_u(&recs, since_start_us(monotonic_ns()));
+    records_end(&recs);
+}
+
+static void emit_module_changes(void)
+{
+    uint32_t removed[256], n, any = 0;
+    while ((n = modules_take_removed(removed, 256)) > 0) {
+        for (uint32_t i = 0; i < n; i++) {
+            records_begin(&recs, STOKE_REC_UNMAP);
+            records_u(&recs, removed[i]);
+            records_u(&recs, since_start_us(monotonic_ns()));
+            records_end(&recs);
+        }
+        any = 1;
+    }
+    if (any)
+        stack_intern_forget(&stacks); /* the same addresses may now be other code */
+    last_module_id = modules_visit_new(last_module_id, emit_map, NULL);
+}
+
+static void emit_thread(const struct thread_state *t)
+{
+    records_begin(&recs, STOKE_REC_THREAD);
+    records_u(&recs, (uint64_t)t->tid);
+    records_str(&recs, t->name);
+    records_u(&recs, since_start_us(monotonic_ns()));
+    records_end(&recs);
+}
+
+static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t flags)
+{
+    records_begin(&recs, STOKE_REC_STACK);
+    records_u(&recs, id);
+    records_u(&recs, flags);
+    records_u(&recs, n);
+    uint32_t prev_module = UINT32_MAX;
+    uint64_t prev_offset = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct module_view m;
+        uint32_t module = STOKE_MODULE_NONE;
+        uint64_t offset = frames[i];
+        if (!modules_find(frames[i], &m)) {
+            module = m.id;
+            offset = frames[i] - m.bias;
+        }
+        records_u(&recs, module);
+        records_s(&recs, module == prev_module ? (int64_t)(offset - prev_offset) : (int64_t)offset);
+        prev_module = module;
+        prev_offset = offset;
+    }
+    records_end(&recs);
+}
+
+/* --- draining ----------------------------------------------------------- */
+
+struct batch {
+    uint32_t ids[BATCH_MAX];
+    uint64_t times_ns[BATCH_MAX];
+    uint32_t n;
+};
+static struct batch batch;
+static uint64_t scratch[STOKE_MAX_FRAMES];
+
+static void emit_samples(pid_t tid)
+{
+    if (!batch.n)
+        return;
+    records_begin(&recs, STOKE_REC_SAMPLES);
+    records_u(&recs, (uint64_t)tid);
+    uint64_t prev = since_start_us(batch.times_ns[0]);
+    records_u(&recs, prev);
+    records_u(&recs, batch.n);
+    for (uint32_t i = 0; i < batch.n; i++) {
+        uint64_t t = since_start_us(batch.times_ns[i]);
+        records_u(&recs, batch.ids[i]);
+        records_u(&recs, t >= prev ? t - prev : 0);
+        records_u(&recs, 0);
+        prev = t >= prev ? t : prev;
+    }
+    records_end(&recs);
+    batch.n = 0;
+}
+
+static void drain_thread(struct thread_state *t, void *arg)
+{
+    int exited = atomic_load(&t->state) == THREAD_EXITED;
+    struct ring_sample s;
+    if (!t->name_sent) {
+        emit_thread(t);
+        t->name_sent = 1;
+        threads_seen++;
+    }
+    while (!ring_pop(&t->ring, &s, scratch)) {
+        int is_new;
+        uint32_t id = stack_intern(&stacks, s.frames, s.nframes, s.flags, &is_new);
+        if (id == UINT32_MAX)
+            continue;
+        if (is_new)
+            emit_stack(id, s.frames, s.nframes, s.flags);
+        batch.ids[batch.n] = id;
+        batch.times_ns[batch.n] = s.time_ns;
+        if (++batch.n == BATCH_MAX)
+            emit_samples(t->tid);
+    }
+    emit_samples(t->tid);
+    if (exited) {
+        emit_thread(t); /* its final name */
+        exited_samples += atomic_load(&t->samples);
+        exited_lost += atomic_load(&t->lost);
+        exited_handler_ns += atomic_load(&t->handler_ns);
+    }
+}
+
+static void flush(void)
+{
+    if (recs.len && !trace_file_write_frame(&file, recs.data, recs.len))
+        records_clear(&recs);
+    else if (file.fd < 0)
+        records_clear(&recs);
+    last_flush_ns = monotonic_ns();
+}
+
+static void cycle(void)
+{
+    modules_refresh();
+    emit_module_changes();
+    threads_for_each(drain_thread, NULL);
+    if (recs.len >= FLUSH_BYTES || monotonic_ns() - last_flush_ns >= FLUSH_NS)
+        flush();
+}
+
+struct totals {
+    uint64_t samples, lost, handler_ns;
+};
+
+static void add_live(struct thread_state *t, void *arg)
+{
+    struct totals *sum = arg;
+    sum->samples += atomic_load(&t->samples);
+    sum->lost += atomic_load(&t->lost);
+    sum->handler_ns += atomic_load(&t->handler_ns);
+}
+
+static void emit_end(void)
+{
+    struct totals sum = {exited_samples, exited_lost, exited_handler_ns};
+    threads_for_each(add_live, &sum);
+    records_begin(&recs, STOKE_REC_END);
+    records_u(&recs, sum.samples);
+    records_u(&recs, sum.lost);
+    records_u(&recs, sum.handler_ns);
+    records_u(&recs, since_start_us(monotonic_ns()));
+    records_u(&recs, threads_seen);
+    records_end(&recs);
+}
+
+/* --- the thread ----------------------------------------------------------- */
+
+static void *writer_main(void *arg)
+{
+    pthread_mutex_lock(&state_lock);
+    while (!stop_requested) {
+        cycle();
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += (long)CYCLE_NS;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        while (!stop_requested &&
+               pthread_cond_timedwait(&wake, &state_lock, &until) != ETIMEDOUT)
+            ;
+    }
+    cycle();
+    emit_end();
+    flush();
+    trace_file_close(&file);
+    pthread_mutex_unlock(&state_lock);
+    return NULL;
+}
+
+static void init_wake(void)
+{
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&wake, &attr);
+    pthread_condattr_destroy(&attr);
+}
+
+static void comm_for_file_name(char *out, size_t cap)
+{
+    char comm[64];
+    size_t len;
+    read_small_file("/proc/self/comm", comm, sizeof comm - 1, &len);
+    while (len && (comm[len - 1] == '\n' || comm[len - 1] == 0))
+        len--;
+    comm[len] = 0;
+    size_t j = 0;
+    for (size_t i = 0; comm[i] && j + 1 < cap; i++) {
+        char c = comm[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '.' || c == '_' || c == '-';
+        out[j++] = ok ? c : '_';
+    }
+    if (!j)
+        out[j++] = '_';
+    out[j] = 0;
+}
+
+int writer_start(const struct writer_process *p)
+{
+    char comm[64];
+    comm_for_file_name(comm, sizeof comm);
+    start_ns = last_flush_ns = monotonic_ns();
+    last_module_id = 0;
+    exited_samples = exited_lost = exited_handler_ns = 0;
+    threads_seen = 0;
+    stop_requested = 0;
+    if (trace_file_open(&file, p->output_dir, comm, getpid()))
+        return -1;
+    emit_process(p, comm);
+    if (p->note)
+        emit_note(p->note);
+    init_wake();
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = agent_create_unsampled_thread(&writer_thread, writer_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err) {
+        trace_file_close(&file);
+        return -1;
+    }
+    pthread_setname_np(writer_thread, "stoke-writer");
+    writer_running = 1;
+    return 0;
+}
+
+void writer_stop(void)
+{
+    if (!writer_running)
+        return;
+    pthread_mutex_lock(&state_lock);
+    stop_requested = 1;
+    pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&state_lock);
+    pthread_join(writer_thread, NULL);
+    writer_running = 0;
+}
+
+void writer_fork_prepare(void)
+{
+    pthread_mutex_lock(&state_lock);
+}
+
+void writer_fork_parent(void)
+{
+    pthread_mutex_unlock(&state_lock);
+}
+
+void writer_fork_child(void)
+{
+    pthread_mutex_unlock(&state_lock);
+    writer_running = 0;
+    trace_file_close(&file); /* the child's copy of the descriptor only */
+    records_clear(&recs);
+    stack_intern_free(&stacks);
+    batch.n = 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * writer.h - the agent's writer thread: drains every thread's ring, interns
+ * stacks, encodes records and writes a compressed frame at least every
+ * second, so a killed process leaves a trace that reports all but the last
+ * second.
+ */
+#ifndef STOKE_AGENT_WRITER_H
+#define STOKE_AGENT_WRITER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct writer_process {
+    const char *output_dir;
+    int clock;            /* enum stoke_clock */
+    int engine;           /* enum stoke_engine */
+    uint32_t hz;
+    uint64_t period_ns;
+    const char *note;     /* for the user, or NULL */
+};
+
+/* Opens this process's trace, writes its PROCESS record and starts the
+ * thread. Returns 0, or -1 (already reported; the program runs on). */
+int writer_start(const struct writer_process *p);
+
+/* Drains what is left, writes the END record, closes the trace and joins
+ * the thread. Timers must be stopped first. */
+void writer_stop(void);
+
+/* fork: the prepare handler waits until the writer is between cycles; the
+ * child forgets the parent's writer (its thread does not exist there). */
+void writer_fork_prepare(void);
+void writer_fork_parent(void);
+void writer_fork_child(void);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * profile.h - the offline profile model: a frame table and a list of
+ * (stack, values) rows. Every output (folded, HTML, later pprof/speedscope)
+ * is a small writer over this model; no writer re-reads a trace.
+ *
+ * Owns: interning of frames and stacks, per-process summaries.
+ * Never: reads files, symbolizes, or formats output.
+ */
+#ifndef STOKE_PROFILE_H
+#define STOKE_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What kind of code a frame is; the viewer colours by it. */
+enum stoke_frame_kind {
+    STOKE_KIND_PROGRAM = 0, /* the main executable */
+    STOKE_KIND_LIBRARY = 1, /* a shared library other than libc */
+    STOKE_KIND_LIBC = 2,    /* libc, libm, libpthread, ld.so, vdso */
+    STOKE_KIND_JIT = 3,     /* named from a perf map file */
+    STOKE_KIND_UNKNOWN = 4, /* could not be named: "module+0xoffset" */
+    STOKE_KIND_PROCESS = 5, /* synthetic root: "comm (pid)" */
+    STOKE_KIND_THREAD = 6,  /* synthetic: "thread name (tid)" */
+};
+
+struct stoke_frame {
+    const char *name;   /* function (demangled), or module+0xoffset */
+    const char *module; /* basename of the module, "" for none */
+    const char *file;   /* source file, "" when unknown */
+    uint32_t line;      /* 0 when unknown */
+    uint8_t kind;       /* enum stoke_frame_kind */
+    uint8_t inlined;    /* 1 if this frame was inlined into its caller */
+};
+
+/* One profiled process as the summary and the report show it. */
+struct stoke_process_summary {
+    uint32_t pid;
+    uint32_t ppid;
+    char *comm;
+    char *trace_path;
+    int clock;                /* enum stoke_clock */
+    int engine;               /* enum stoke_engine */
+    uint32_t requested_hz;
+    uint64_t period_ns;
+    uint64_t duration_us;
+    uint64_t samples;         /* samples read from the trace */
+    uint64_t samples_lost;    /* from the END record (0 if absent) */
+    uint64_t handler_ns;
+    uint64_t cpu_ns;          /* samples x period, CPU clock only */
+    int ended_cleanly;        /* 1 if the END record was present */
+    uint64_t bytes_lost;      /* compressed bytes after the first damage */
+};
+
+#define STOKE_MAX_VALUES 4
+
+struct stoke_row {
+    uint32_t stack;                    /* index into stacks */
+    int64_t values[STOKE_MAX_VALUES];
+};
+
+struct stoke_profile {
+    /* value types, e.g. {"samples","count"}; nvalues >= 1 */
+    size_t nvalues;
+    const char *value_names[STOKE_MAX_VALUES];
+    const char *value_units[STOKE_MAX_VALUES];
+    uint64_t period_ns;          /* ns one sample stands for (0 if n/a) */
+
+    struct stoke_frame *frames;  /* interned, unique */
+    size_t nframes;
+
+    /* stack i is stack_frames[stack_start[i] .. stack_start[i]+stack_len[i]),
+     * root first (process frame, optional thread frame, then callers..leaf) */
+    uint32_t *stack_frames;
+    uint32_t *stack_start;
+    uint32_t *stack_len;
+    size_t nstacks;
+
+    struct stoke_row *rows;      /* one row per distinct stack */
+    size_t nrows;
+
+    struct stoke_process_summary *procs;
+    size_t nprocs;
+
+    void *impl;                  /* interning tables, string arena */
+};
+
+struct stoke_profile *stoke_profile_new(void);
+void stoke_profile_free(struct stoke_profile *p);
+
+/* Sets value type i (0-based); the first call with i == nvalues grows it. */
+void stoke_profile_set_value_type(struct stoke_profile *p, size_t i,
+                                  const char *name, const char *unit);
+
+/* Returns the index of a frame equal to f (strings are copied). */
+uint32_t stoke_profile_frame(struct stoke_profile *p, const struct stoke_frame *f);
+
+/* Adds values to the row of the stack frames[0..n) (root first). */
+void stoke_profile_add(struct stoke_profile *p, const uint32_t *frames, size_t n,
+                       const int64_t *values);
+
+/* Returns the index of the stack frames[0..n) (root first), creating it and
+ * its row (all values zero) if new. Row i always belongs to stack i, so
+ * nrows == nstacks. */
+uint32_t stoke_profile_stack(struct stoke_profile *p, const uint32_t *frames, size_t n);
+
+/* Adds values (nvalues of them) to the row of stack index stack: the fast
+ * path for a caller that has already interned the stack. */
+void stoke_profile_add_to_stack(struct stoke_profile *p, uint32_t stack,
+                                const int64_t *values);
+
+/* Returns the profile's own copy of s (interned; NULL reads as ""), valid
+ * until stoke_profile_free. */
+const char *stoke_profile_string(struct stoke_profile *p, const char *s);
+
+/* Appends a process summary and returns it (zeroed, strings owned: comm and
+ * trace_path are malloc'ed by the caller and freed with the profile). The
+ * pointer is valid until the next call. */
+struct stoke_process_summary *stoke_profile_add_process(struct stoke_profile *p);
+
+/* Total of value i over all rows. */
+int64_t stoke_profile_total(const struct stoke_profile *p, size_t i);
+
+#endif
