@@ -169,6 +169,7 @@ AGENT_EXPORT int stoke_sampling_enable(int on)
 
 __attribute__((constructor)) static void agent_init(void)
 {
+    agent_resolve_sigprocmask();
     if (config_from_env(&config))
         return;
     if (pthread_key_create(&thread_exit_key, on_thread_exit))

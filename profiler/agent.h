@@ -16,6 +16,9 @@ int agent_active(void);
 /* Starts one of the agent's own threads, which is never sampled. */
 int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *arg);
 
+/* Looks up libc's sigprocmask now, outside any signal handler. */
+void agent_resolve_sigprocmask(void);
+
 /* A thread created through pthread_create starts / ends. */
 void agent_thread_begin(void);
 

@@ -6,6 +6,7 @@
  *   dlclose         unwinding pauses while code may be unmapped
  *   exec*           the trace is finished before the image is replaced
  *   _exit, _Exit    the trace is finished (no destructor runs)
+ *   sigprocmask     skipped inside the sampling handler (see below)
  *
  * dlopen is deliberately not wrapped: the loader uses its caller's address
  * to find RUNPATH and the namespace, so a wrapper would change what loads.
@@ -16,12 +17,14 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "agent.h"
 #include "modules.h"
+#include "threads.h"
 
 #define REAL(name) ((__typeof__(&name))real_symbol(#name))
 
@@ -160,6 +163,33 @@ AGENT_EXPORT int execle(const char *path, const char *arg, ...)
     char *const *envp;
     COLLECT_ARGS(arg, argv, envp = va_arg(ap, char *const *));
     AROUND_EXEC(REAL(execve)(path, argv, envp));
+}
+
+/* --- signal masks ----------------------------------------------------------
+ * libunwind guards its caches with a lock that blocks all signals first:
+ * two sigprocmask system calls per unwound frame, most of the handler's
+ * cost. The sampling handler already runs with every signal blocked (its
+ * sa_mask is full), so there those calls cannot change anything and are
+ * answered without the kernel. Everywhere else the real function runs. */
+
+static __typeof__(&sigprocmask) real_sigprocmask;
+
+void agent_resolve_sigprocmask(void)
+{
+    if (!real_sigprocmask)
+        real_sigprocmask = REAL(sigprocmask);
+}
+
+AGENT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+    struct thread_state *t = current_thread;
+    if (t && t->in_handler) {
+        if (old)
+            sigfillset(old);
+        return 0;
+    }
+    agent_resolve_sigprocmask();
+    return real_sigprocmask(how, set, old);
 }
 
 /* --- exit without destructors ------------------------------------------- */

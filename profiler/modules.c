@@ -379,6 +379,8 @@ void modules_fork_parent(void)
 
 void modules_fork_child(void)
 {
-    pthread_mutex_unlock(&table_lock);
+    /* The child's thread has another id than the lock's owner: re-create. */
+    pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+    table_lock = fresh;
     atomic_store(&unwinders_in_flight, 0);
 }

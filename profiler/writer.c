@@ -378,7 +378,8 @@ void writer_fork_parent(void)
 
 void writer_fork_child(void)
 {
-    pthread_mutex_unlock(&state_lock);
+    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+    state_lock = fresh;
     writer_running = 0;
     trace_file_close(&file); /* the child's copy of the descriptor only */
     records_clear(&recs);
