@@ -87,13 +87,15 @@ enum stoke_record_type {
     STOKE_REC_NOTE = 8,
 };
 
+/* CPU: samples of running threads only. WALL: the same, plus samples of
+ * threads blocked in system calls, taken by the agent's writer thread at
+ * the same rate without interrupting them. */
 enum stoke_clock { STOKE_CLOCK_CPU = 0, STOKE_CLOCK_WALL = 1 };
 
 enum stoke_engine {
     STOKE_ENGINE_PERF_TASK_CLOCK = 1, /* perf_event_open software task-clock */
     STOKE_ENGINE_POSIX_THREAD_CPU = 2, /* timer_create(CLOCK_THREAD_CPUTIME_ID) */
     STOKE_ENGINE_SETITIMER = 3,        /* setitimer(ITIMER_PROF) */
-    STOKE_ENGINE_POSIX_MONOTONIC = 4,  /* timer_create(CLOCK_MONOTONIC), wall */
 };
 
 enum stoke_stack_flags {

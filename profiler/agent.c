@@ -100,7 +100,7 @@ static void start_process(void)
         return;
     }
     pthread_setspecific(thread_exit_key, t);
-    engine = timers_setup(config.clock, config.hz, sample_signal, t);
+    engine = timers_setup(config.hz, sample_signal, t);
     if (!engine) {
         agent_log("no sampling clock is available in this process; not profiling");
         profiled_pid = 0;

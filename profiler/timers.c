@@ -60,14 +60,14 @@ static int perf_start(struct thread_state *t)
     return 0;
 }
 
-static int posix_start(struct thread_state *t, clockid_t clock)
+static int posix_start(struct thread_state *t)
 {
     struct sigevent ev;
     memset(&ev, 0, sizeof ev);
     ev.sigev_notify = SIGEV_THREAD_ID;
     ev.sigev_signo = sample_signal;
     ev._sigev_un._tid = t->tid;
-    if (timer_create(clock, &ev, &t->timer.posix_timer))
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &t->timer.posix_timer))
         return -1;
     uint64_t first = 1 + random_below(period_ns);
     struct itimerspec spec = {
@@ -94,22 +94,17 @@ int timers_start(struct thread_state *t)
 {
     switch (engine) {
     case STOKE_ENGINE_PERF_TASK_CLOCK: return perf_start(t);
-    case STOKE_ENGINE_POSIX_THREAD_CPU: return posix_start(t, CLOCK_THREAD_CPUTIME_ID);
-    case STOKE_ENGINE_POSIX_MONOTONIC: return posix_start(t, CLOCK_MONOTONIC);
+    case STOKE_ENGINE_POSIX_THREAD_CPU: return posix_start(t);
     case STOKE_ENGINE_SETITIMER: return 0; /* process-wide, armed once */
     }
     return -1;
 }
 
-int timers_setup(int clock, uint32_t hz, int signo, struct thread_state *t)
+int timers_setup(uint32_t hz, int signo, struct thread_state *t)
 {
     sample_signal = signo;
     period_ns = 1000000000ull / hz;
     note[0] = 0;
-    if (clock == STOKE_CLOCK_WALL) {
-        engine = STOKE_ENGINE_POSIX_MONOTONIC;
-        return timers_start(t) ? 0 : engine;
-    }
     engine = STOKE_ENGINE_PERF_TASK_CLOCK;
     if (!timers_start(t))
         return engine;

@@ -6,8 +6,8 @@
  * overflow signals that very thread (exact rate, user mode only, so a
  * signal never lands inside a syscall); where perf events are not allowed,
  * a POSIX per-thread CPU-clock timer (the kernel caps it at its tick rate);
- * setitimer(ITIMER_PROF) as the last resort. Wall time: a POSIX
- * CLOCK_MONOTONIC timer per thread.
+ * setitimer(ITIMER_PROF) as the last resort. (Wall-clock mode uses the
+ * same clocks for running threads; blocked_sampler.c covers the others.)
  */
 #ifndef STOKE_AGENT_TIMERS_H
 #define STOKE_AGENT_TIMERS_H
@@ -19,7 +19,7 @@
 /* Picks the engine for the whole process by trying them on the calling
  * thread, arms that thread, and returns the engine (enum stoke_engine), or
  * 0 when none works. */
-int timers_setup(int clock, uint32_t hz, int signo, struct thread_state *t);
+int timers_setup(uint32_t hz, int signo, struct thread_state *t);
 
 /* Arms/disarms one thread with the engine chosen by timers_setup. Normal
  * context; timers_stop may run on any thread. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "blocked_sampler.h"
 #include "modules.h"
 #include "records.h"
 #include "stack_intern.h"
@@ -37,6 +38,7 @@ static uint32_t last_module_id;
 static uint64_t start_ns, last_flush_ns;
 static uint64_t exited_samples, exited_lost, exited_handler_ns;
 static uint32_t threads_seen;
+static uint64_t blocked_tick_ns; /* wall clock: period of blocked samples, else 0 */
 
 static pthread_t writer_thread;
 static int writer_running, stop_requested;
@@ -197,27 +199,38 @@ static void emit_samples(pid_t tid)
     batch.n = 0;
 }
 
-static void drain_thread(struct thread_state *t, void *arg)
+static void note_thread(struct thread_state *t)
 {
-    int exited = atomic_load(&t->state) == THREAD_EXITED;
-    struct ring_sample s;
     if (!t->name_sent) {
         emit_thread(t);
         t->name_sent = 1;
         threads_seen++;
     }
-    while (!ring_pop(&t->ring, &s, scratch)) {
-        int is_new;
-        uint32_t id = stack_intern(&stacks, s.frames, s.nframes, s.flags, &is_new);
-        if (id == UINT32_MAX)
-            continue;
-        if (is_new)
-            emit_stack(id, s.frames, s.nframes, s.flags);
-        batch.ids[batch.n] = id;
-        batch.times_ns[batch.n] = s.time_ns;
-        if (++batch.n == BATCH_MAX)
-            emit_samples(t->tid);
-    }
+}
+
+/* Adds one sample of thread tid to the batch, writing its stack if new. */
+static void add_sample(pid_t tid, uint64_t time_ns, const uint64_t *frames, uint32_t n,
+                       uint32_t flags)
+{
+    int is_new;
+    uint32_t id = stack_intern(&stacks, frames, n, flags, &is_new);
+    if (id == UINT32_MAX)
+        return;
+    if (is_new)
+        emit_stack(id, frames, n, flags);
+    batch.ids[batch.n] = id;
+    batch.times_ns[batch.n] = time_ns;
+    if (++batch.n == BATCH_MAX)
+        emit_samples(tid);
+}
+
+static void drain_thread(struct thread_state *t, void *arg)
+{
+    int exited = atomic_load(&t->state) == THREAD_EXITED;
+    struct ring_sample s;
+    note_thread(t);
+    while (!ring_pop(&t->ring, &s, scratch))
+        add_sample(t->tid, s.time_ns, s.frames, s.nframes, s.flags);
     emit_samples(t->tid);
     if (exited) {
         emit_thread(t); /* its final name */
@@ -225,6 +238,18 @@ static void drain_thread(struct thread_state *t, void *arg)
         exited_lost += atomic_load(&t->lost);
         exited_handler_ns += atomic_load(&t->handler_ns);
     }
+}
+
+static void sample_if_blocked(struct thread_state *t)
+{
+    uint32_t flags;
+    uint32_t n = blocked_sample(t, scratch, STOKE_MAX_FRAMES, &flags);
+    if (!n)
+        return;
+    note_thread(t);
+    add_sample(t->tid, monotonic_ns(), scratch, n, flags);
+    emit_samples(t->tid);
+    atomic_fetch_add_explicit(&t->samples, 1, memory_order_relaxed);
 }
 
 static void flush(void)
@@ -272,21 +297,31 @@ static void emit_end(void)
 
 /* --- the thread ----------------------------------------------------------- */
 
+/* Sleeps until the monotonic time deadline_ns or a stop request. */
+static void wait_until(uint64_t deadline_ns)
+{
+    struct timespec until = {(time_t)(deadline_ns / 1000000000ull),
+                             (long)(deadline_ns % 1000000000ull)};
+    while (!stop_requested && pthread_cond_timedwait(&wake, &state_lock, &until) != ETIMEDOUT)
+        ;
+}
+
 static void *writer_main(void *arg)
 {
     pthread_mutex_lock(&state_lock);
+    uint64_t next_cycle = monotonic_ns(), next_tick = next_cycle;
     while (!stop_requested) {
-        cycle();
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += (long)CYCLE_NS;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
+        uint64_t now = monotonic_ns();
+        if (blocked_tick_ns && now >= next_tick) {
+            threads_for_each_live(sample_if_blocked);
+            next_tick = next_tick + blocked_tick_ns > now ? next_tick + blocked_tick_ns
+                                                          : now + blocked_tick_ns;
         }
-        while (!stop_requested &&
-               pthread_cond_timedwait(&wake, &state_lock, &until) != ETIMEDOUT)
-            ;
+        if (now >= next_cycle) {
+            cycle();
+            next_cycle = now + CYCLE_NS;
+        }
+        wait_until(blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
     }
     cycle();
     emit_end();
@@ -334,6 +369,7 @@ int writer_start(const struct writer_process *p)
     exited_samples = exited_lost = exited_handler_ns = 0;
     threads_seen = 0;
     stop_requested = 0;
+    blocked_tick_ns = p->clock == STOKE_CLOCK_WALL ? p->period_ns : 0;
     if (trace_file_open(&file, p->output_dir, comm, getpid()))
         return -1;
     emit_process(p, comm);

@@ -1,0 +1,24 @@
+/*
+ * blocked_sampler.h - wall-clock samples of threads that sit blocked in a
+ * system call, taken without signalling them.
+ *
+ * A signal would make a blocked poll, nanosleep or epoll_wait return EINTR,
+ * so instead the writer thread reads where each blocked thread waits
+ * (/proc/self/task/TID/syscall gives its stack and instruction pointers),
+ * copies the top of its stack with process_vm_readv (which cannot fault)
+ * and unwinds the copy. Running threads are covered by their CPU clock.
+ */
+#ifndef STOKE_AGENT_BLOCKED_SAMPLER_H
+#define STOKE_AGENT_BLOCKED_SAMPLER_H
+
+#include <stdint.h>
+
+#include "threads.h"
+
+/* Unwinds t if it is blocked in a system call. Returns the number of
+ * frames written to frames[0..max) (0 when t is not blocked or changed
+ * state meanwhile) and sets *flags. Writer thread only. */
+uint32_t blocked_sample(const struct thread_state *t, uint64_t *frames, uint32_t max,
+                        uint32_t *flags);
+
+#endif
