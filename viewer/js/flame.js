@@ -1,0 +1,273 @@
+// flame.js - the flame graph on a canvas: the zoomed node spans the full
+// width with its ancestors below it, roots at the bottom. Draws only the rows
+// in view and the frames at least a pixel wide; narrower siblings are drawn
+// merged into one block, so their value never drops out of the picture.
+// Remembers what it drew for hit testing. Never builds DOM besides its canvases.
+
+const ROW_HEIGHT = 18;
+const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const TEXT_PAD = 4;
+const MIN_LABEL_WIDTH = 22;  // px: narrower frames get no label
+const MIN_FRAME_WIDTH = 1;   // px: narrower siblings are merged
+const ELLIPSIS = '\u2026';
+const ANCESTOR_ALPHA = 0.6;
+
+class FlameView {
+  constructor(elements, tree, profile, palette) {
+    this.scroller = elements.scroller;
+    this.plane = elements.plane;
+    this.canvas = elements.canvas;
+    this.overlay = elements.overlay;
+    this.ctx = this.canvas.getContext('2d');
+    this.overlayCtx = this.overlay.getContext('2d');
+    this.tree = tree;
+    this.profile = profile;
+    this.palette = palette;
+    this.zoom = ROOT;
+    this.nodeMatch = null;
+    this.rows = [];             // rows[depth] = hits drawn in that row
+    this.labelWidths = new Map();
+    this.width = 0;
+    this.height = 0;
+    this.planeHeight = 0;
+    this.frameRequested = false;
+    this.scroller.addEventListener('scroll', () => this.invalidate(), { passive: true });
+    new ResizeObserver(() => this.resize()).observe(this.scroller);
+    this.resize(); // starts scrolled to the bottom, where the roots are
+  }
+
+  setZoom(node) {
+    this.zoom = node;
+    this.render();
+  }
+
+  setMatches(nodeMatch) {
+    this.nodeMatch = nodeMatch;
+    this.invalidate();
+  }
+
+  invalidate() {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame(() => {
+      this.frameRequested = false;
+      this.render();
+    });
+  }
+
+  resize() {
+    const width = this.scroller.clientWidth;
+    const height = this.scroller.clientHeight;
+    if (width === this.width && height === this.height) return;
+    const wasAtBottom = this.scroller.scrollTop + this.height >= this.planeHeight - 1;
+    this.width = width;
+    this.height = height;
+    this.planeHeight = Math.max(height, (this.tree.maxDepth + 1) * ROW_HEIGHT + ROW_HEIGHT);
+    this.plane.style.height = this.planeHeight + 'px';
+    const dpr = window.devicePixelRatio || 1;
+    for (const c of [this.canvas, this.overlay]) {
+      c.width = Math.round(width * dpr);
+      c.height = Math.round(height * dpr);
+      c.style.width = width + 'px';
+      c.style.height = height + 'px';
+    }
+    if (wasAtBottom) this.scroller.scrollTop = this.planeHeight;
+    this.render();
+  }
+
+  // Row top of a depth, in plane coordinates (flame: the root at the bottom).
+  rowTop(depth) {
+    return this.planeHeight - (depth + 1) * ROW_HEIGHT;
+  }
+
+  depthAt(planeY) {
+    return Math.floor((this.planeHeight - planeY) / ROW_HEIGHT);
+  }
+
+  render() {
+    const ctx = this.ctx;
+    const dpr = this.canvas.width / Math.max(this.width, 1);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, this.width, this.height);
+    ctx.font = FONT;
+    ctx.textBaseline = 'middle';
+    this.rows = [];
+    this.clearHover();
+    const tree = this.tree;
+    const z = this.zoom;
+    if (!(tree.total[z] > 0)) return;
+    const top = this.scroller.scrollTop;
+    const range = {
+      min: Math.max(0, this.depthAt(top + this.height)),
+      max: this.depthAt(top),
+      top,
+      scale: this.width / tree.total[z],
+      origin: tree.x0[z],
+    };
+    ctx.globalAlpha = ANCESTOR_ALPHA;
+    for (let a = tree.parent[z]; a !== -1; a = tree.parent[a]) {
+      if (tree.depth[a] >= range.min && tree.depth[a] <= range.max) {
+        this.drawNode(a, 0, this.width, range);
+      }
+    }
+    ctx.globalAlpha = 1;
+    this.drawSubtree(z, range);
+  }
+
+  drawSubtree(z, range) {
+    const tree = this.tree;
+    const stack = [z];
+    const wide = [];
+    while (stack.length > 0) {
+      const i = stack.pop();
+      const d = tree.depth[i];
+      if (d >= range.min) {
+        this.drawNode(i, (tree.x0[i] - range.origin) * range.scale, tree.total[i] * range.scale, range);
+      }
+      if (d >= range.max) continue;
+      wide.length = 0;
+      this.visitChildren(i, range, wide);
+      for (let k = wide.length - 1; k >= 0; k--) stack.push(wide[k]);
+    }
+  }
+
+  // Collects the children wide enough to draw, and draws each run of
+  // narrower neighbours as one merged block.
+  visitChildren(parent, range, wide) {
+    const tree = this.tree;
+    const drawRow = tree.depth[parent] + 1 >= range.min;
+    let runCount = 0;
+    let runStart = 0;
+    let runTotal = 0;
+    let runNode = -1;
+    const flush = () => {
+      if (runCount > 0 && drawRow) {
+        const x = (runStart - range.origin) * range.scale;
+        if (runCount === 1) this.drawNode(runNode, x, runTotal * range.scale, range);
+        else this.drawMerged(parent, runCount, runTotal, x, runTotal * range.scale, range);
+      }
+      runCount = 0;
+      runTotal = 0;
+    };
+    for (let k = tree.childStart[parent]; k < tree.childStart[parent + 1]; k++) {
+      const c = tree.children[k];
+      const t = tree.total[c];
+      if (t * range.scale >= MIN_FRAME_WIDTH) {
+        flush();
+        wide.push(c);
+      } else if (t > 0) {
+        if (runCount === 0) runStart = tree.x0[c];
+        runCount++;
+        runTotal += t;
+        runNode = c;
+      }
+    }
+    flush();
+  }
+
+  drawNode(node, x, w, range) {
+    const tree = this.tree;
+    let color;
+    if (node === ROOT) color = this.palette.rootColor();
+    else if (this.nodeMatch && this.nodeMatch[node]) color = this.palette.match;
+    else color = this.palette.frameColor(tree.frame[node]);
+    const depth = tree.depth[node];
+    const y = this.rowTop(depth) - range.top;
+    this.fillFrame(color, x, y, w);
+    if (w >= MIN_LABEL_WIDTH) this.drawLabel(nodeLabel(tree, this.profile, node), x, y, w);
+    this.remember(depth, { x, w, node, count: 1, total: tree.total[node] });
+  }
+
+  drawMerged(parent, count, total, x, w, range) {
+    const depth = this.tree.depth[parent] + 1;
+    const y = this.rowTop(depth) - range.top;
+    this.fillFrame(this.palette.mergedFill(this.ctx), x, y, w);
+    this.remember(depth, { x, w, node: parent, count, total });
+  }
+
+  fillFrame(color, x, y, w) {
+    const ctx = this.ctx;
+    ctx.fillStyle = color;
+    ctx.fillRect(x, y, w > 3 ? w - 1 : w, ROW_HEIGHT - 1);
+  }
+
+  drawLabel(text, x, y, w) {
+    const label = this.fitLabel(text, w - 2 * TEXT_PAD);
+    if (label === '') return;
+    const ctx = this.ctx;
+    ctx.fillStyle = this.palette.text;
+    ctx.fillText(label, x + TEXT_PAD, y + ROW_HEIGHT / 2);
+  }
+
+  // The text, or its longest prefix with an ellipsis that fits in width px.
+  fitLabel(text, width) {
+    const full = this.measure(text);
+    if (full <= width) return text;
+    const ctx = this.ctx;
+    let n = Math.floor((text.length * (width - this.measure(ELLIPSIS))) / full);
+    while (n > 0) {
+      if (isHighSurrogate(text.charCodeAt(n - 1))) n--;
+      const label = text.slice(0, n) + ELLIPSIS;
+      if (ctx.measureText(label).width <= width) return label;
+      n--;
+    }
+    return '';
+  }
+
+  measure(text) {
+    let w = this.labelWidths.get(text);
+    if (w === undefined) {
+      w = this.ctx.measureText(text).width;
+      this.labelWidths.set(text, w);
+    }
+    return w;
+  }
+
+  remember(depth, hit) {
+    hit.depth = depth;
+    (this.rows[depth] || (this.rows[depth] = [])).push(hit);
+  }
+
+  // The frame (or merged block) under a point of the page, or null.
+  hitAt(clientX, clientY) {
+    const r = this.canvas.getBoundingClientRect();
+    const x = clientX - r.left;
+    const row = this.rows[this.depthAt(clientY - r.top + this.scroller.scrollTop)];
+    if (!row) return null;
+    for (const hit of row) {
+      if (x >= hit.x && x < hit.x + Math.max(hit.w, MIN_FRAME_WIDTH)) return hit;
+    }
+    return null;
+  }
+
+  // Where a node was drawn, in page coordinates, or null if it was not.
+  clientRectOf(node) {
+    const row = this.rows[this.tree.depth[node]] || [];
+    const hit = row.find((h) => h.node === node && h.count === 1);
+    if (!hit) return null;
+    const r = this.canvas.getBoundingClientRect();
+    const y = this.rowTop(hit.depth) - this.scroller.scrollTop;
+    return { x: r.left + hit.x, y: r.top + y, width: hit.w, height: ROW_HEIGHT - 1 };
+  }
+
+  showHover(hit) {
+    this.clearHover();
+    if (!hit) return;
+    const ctx = this.overlayCtx;
+    const dpr = this.overlay.width / Math.max(this.width, 1);
+    const y = this.rowTop(hit.depth) - this.scroller.scrollTop;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.strokeStyle = this.palette.hover;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(hit.x + 0.5, y + 0.5, Math.max(hit.w - 1, 1), ROW_HEIGHT - 2);
+  }
+
+  clearHover() {
+    this.overlayCtx.setTransform(1, 0, 0, 1, 0, 0);
+    this.overlayCtx.clearRect(0, 0, this.overlay.width, this.overlay.height);
+  }
+}
+
+function isHighSurrogate(code) {
+  return code >= 0xd800 && code <= 0xdbff;
+}

@@ -1,0 +1,106 @@
+// palette.js - the colours of the canvas: one hue family per kind of code
+// (enum stoke_frame_kind in symbolizer/profile.h), varied a little per
+// function name so neighbours stay apart, in a light and a dark variant that
+// follow the OS theme. Never draws a frame itself.
+
+// Indexed by enum stoke_frame_kind.
+const KINDS = [
+  { label: 'program', hue: 14, hueSpread: 24, sat: 82, light: 60 },
+  { label: 'library', hue: 40, hueSpread: 16, sat: 78, light: 54 },
+  { label: 'libc', hue: 192, hueSpread: 22, sat: 55, light: 62 },
+  { label: 'JIT', hue: 100, hueSpread: 30, sat: 50, light: 56 },
+  { label: 'unknown', hue: 0, hueSpread: 0, sat: 0, light: 72 },
+  { label: 'process', hue: 262, hueSpread: 12, sat: 32, light: 74 },
+  { label: 'thread', hue: 292, hueSpread: 12, sat: 26, light: 78 },
+];
+const ROOT_STYLE = { hue: 220, hueSpread: 0, sat: 8, light: 80 };
+
+class Palette {
+  constructor(profile) {
+    this.profile = profile;
+    this.darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
+    this.frameColors = new Array(profile.frameKind.length);
+    this.mergedPattern = null;
+    this.onChange = null;
+    this.darkQuery.addEventListener('change', () => {
+      this.frameColors.fill(undefined);
+      this.mergedPattern = null;
+      if (this.onChange) this.onChange();
+    });
+  }
+
+  get dark() {
+    return this.darkQuery.matches;
+  }
+
+  get text() {
+    return this.dark ? '#f1f2f4' : '#15171a';
+  }
+
+  get match() {
+    return this.dark ? 'hsl(300, 70%, 48%)' : 'hsl(300, 90%, 62%)';
+  }
+
+  // Hatched grey: a block of merged sub-pixel frames, unlike any one frame.
+  mergedFill(ctx) {
+    if (!this.mergedPattern) {
+      const tile = document.createElement('canvas');
+      tile.width = tile.height = 6;
+      const t = tile.getContext('2d');
+      t.fillStyle = this.dark ? 'hsl(220, 6%, 30%)' : 'hsl(220, 6%, 82%)';
+      t.fillRect(0, 0, 6, 6);
+      t.strokeStyle = this.dark ? 'hsl(220, 6%, 48%)' : 'hsl(220, 6%, 62%)';
+      t.beginPath();
+      t.moveTo(-1, 7);
+      t.lineTo(7, -1);
+      t.stroke();
+      this.mergedPattern = ctx.createPattern(tile, 'repeat');
+    }
+    return this.mergedPattern;
+  }
+
+  get hover() {
+    return this.dark ? '#ffffff' : '#000000';
+  }
+
+  rootColor() {
+    return this.color(ROOT_STYLE, 0.5);
+  }
+
+  kindColor(kind) {
+    return this.color(KINDS[kind] || KINDS[4], 0.5);
+  }
+
+  frameColor(frame) {
+    let c = this.frameColors[frame];
+    if (c === undefined) {
+      const p = this.profile;
+      const style = KINDS[p.frameKind[frame]] || KINDS[4];
+      c = this.color(style, nameHash(p.strings[p.frameName[frame]]));
+      this.frameColors[frame] = c;
+    }
+    return c;
+  }
+
+  // v in [0, 1) picks a shade inside the kind's family.
+  color(style, v) {
+    const hue = style.hue + style.hueSpread * (v - 0.5);
+    const light = style.light + 10 * (((v * 7) % 1) - 0.5);
+    if (this.dark) {
+      // Darker, and never so light that the light label text fades.
+      const darkLight = Math.min(light - 20, 44);
+      return 'hsl(' + hue.toFixed(1) + ',' + style.sat * 0.75 + '%,' + darkLight.toFixed(1) + '%)';
+    }
+    return 'hsl(' + hue.toFixed(1) + ',' + style.sat + '%,' + light.toFixed(1) + '%)';
+  }
+}
+
+// FNV-1a over the UTF-16 code units, mapped to [0, 1).
+function nameHash(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) / 4294967296;
+}

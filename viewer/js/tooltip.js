@@ -1,0 +1,90 @@
+// tooltip.js - the box that follows the pointer over the flame graph: what a
+// frame (or a block of merged narrow frames) is and how much it weighs.
+// Builds its content with textContent only; a name is never parsed as HTML.
+
+const TOOLTIP_GAP = 14;
+
+class Tooltip {
+  constructor(el) {
+    this.el = el;
+    this.shownKey = null;
+  }
+
+  // content: { title, rows: [[label, value], ...] }; key: identity of content.
+  show(key, makeContent, clientX, clientY) {
+    if (key !== this.shownKey) {
+      this.fill(makeContent());
+      this.shownKey = key;
+    }
+    this.el.hidden = false;
+    this.place(clientX, clientY);
+  }
+
+  hide() {
+    this.el.hidden = true;
+    this.shownKey = null;
+  }
+
+  fill(content) {
+    const title = document.createElement('div');
+    title.className = 'name';
+    title.textContent = content.title;
+    const list = document.createElement('dl');
+    for (const [label, value] of content.rows) {
+      const dt = document.createElement('dt');
+      dt.textContent = label;
+      const dd = document.createElement('dd');
+      dd.textContent = value;
+      list.append(dt, dd);
+    }
+    this.el.replaceChildren(title, list);
+  }
+
+  place(clientX, clientY) {
+    const w = this.el.offsetWidth;
+    const h = this.el.offsetHeight;
+    let x = clientX + TOOLTIP_GAP;
+    let y = clientY + TOOLTIP_GAP;
+    if (x + w > window.innerWidth - 4) x = Math.max(4, clientX - TOOLTIP_GAP - w);
+    if (y + h > window.innerHeight - 4) y = Math.max(4, clientY - TOOLTIP_GAP - h);
+    this.el.style.left = x + 'px';
+    this.el.style.top = y + 'px';
+  }
+}
+
+// What the tooltip says about a hit of FlameView.hitAt.
+function describeHit(hit, tree, profile) {
+  const parentTotal = hit.count === 1 ? tree.total[tree.parent[hit.node]] : tree.total[hit.node];
+  const rows = [];
+  let title;
+  if (hit.count === 1) {
+    title = nodeLabel(tree, profile, hit.node);
+    if (hit.node !== ROOT) rows.push(...frameFacts(profile, tree.frame[hit.node]));
+  } else {
+    title = hit.count + ' functions, each narrower than a pixel';
+  }
+  rows.push(...weightFacts(profile, tree.valueIndex, hit.total, hit.count === 1 ? tree.self[hit.node] : 0));
+  rows.push(['Of total', formatPercent(hit.total, tree.total[ROOT])]);
+  if (hit.node !== ROOT || hit.count > 1) rows.push(['Of parent', formatPercent(hit.total, parentTotal)]);
+  return { title, rows };
+}
+
+function frameFacts(profile, frame) {
+  const facts = [];
+  const kind = KINDS[profile.frameKind[frame]];
+  const module = profile.strings[profile.frameModule[frame]];
+  const file = profile.strings[profile.frameFile[frame]];
+  const line = profile.frameLine[frame];
+  facts.push(['Module', (module || '\u2014') + (kind ? ' (' + kind.label + ')' : '')]);
+  if (file) facts.push(['Source', line > 0 ? file + ':' + line : file]);
+  if (profile.frameInlined[frame]) facts.push(['Inlined', 'yes, into its caller']);
+  return facts;
+}
+
+function weightFacts(profile, valueIndex, total, self) {
+  const name = profile.values[valueIndex].name;
+  const label = name.charAt(0).toUpperCase() + name.slice(1);
+  const facts = [[label, formatCount(total) + (self > 0 ? ' (self ' + formatCount(self) + ')' : '')]];
+  if (profile.periodNs > 0) facts.push(['Time', formatDuration(total * profile.periodNs)]);
+  return facts;
+}

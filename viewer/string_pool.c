@@ -1,0 +1,80 @@
+/*
+ * string_pool.c - interning of the report's strings by content.
+ *
+ * Owns: the hash table and the index order.
+ * Never: copies or frees the strings themselves.
+ */
+#include "string_pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define INITIAL_SLOTS 1024
+
+void string_pool_init(struct string_pool *pool)
+{
+    memset(pool, 0, sizeof(*pool));
+}
+
+void string_pool_free(struct string_pool *pool)
+{
+    free(pool->strings);
+    free(pool->slots);
+    string_pool_init(pool);
+}
+
+static uint64_t hash_string(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* The slot holding s, or the empty slot where it belongs. */
+static uint32_t *find_slot(const struct string_pool *pool, const char *s)
+{
+    size_t mask = pool->nslots - 1;
+    for (size_t i = hash_string(s) & mask;; i = (i + 1) & mask) {
+        uint32_t *slot = &pool->slots[i];
+        if (*slot == 0 || strcmp(pool->strings[*slot - 1], s) == 0)
+            return slot;
+    }
+}
+
+/* Keeps the table at most half full. */
+static int grow(struct string_pool *pool)
+{
+    size_t nslots = pool->nslots ? pool->nslots * 2 : INITIAL_SLOTS;
+    const char **strings = realloc(pool->strings, nslots / 2 * sizeof(*strings));
+    uint32_t *slots = calloc(nslots, sizeof(*slots));
+    if (!strings || !slots) {
+        if (strings)
+            pool->strings = strings;
+        free(slots);
+        return -1;
+    }
+    free(pool->slots);
+    pool->strings = strings;
+    pool->slots = slots;
+    pool->nslots = nslots;
+    for (size_t i = 0; i < pool->count; i++)
+        *find_slot(pool, pool->strings[i]) = (uint32_t)(i + 1);
+    return 0;
+}
+
+int64_t string_pool_intern(struct string_pool *pool, const char *s)
+{
+    if (!s)
+        s = "";
+    if (pool->count + 1 > pool->nslots / 2 && grow(pool) < 0)
+        return -1;
+    uint32_t *slot = find_slot(pool, s);
+    if (*slot == 0) {
+        pool->strings[pool->count] = s;
+        *slot = (uint32_t)++pool->count;
+    }
+    return *slot - 1;
+}

@@ -1,0 +1,63 @@
+// browser_perf.mjs - times a stoke HTML report in headless Chromium: load to
+// first paint, a zoom, a reset and a search, and checks the page stays free
+// of errors and network requests. Prints one line of figures (ms) and exits
+// 1 if a limit given on the command line is exceeded.
+//
+// Usage: node browser_perf.mjs REPORT.html [MAX_LOAD_MS [MAX_ZOOM_MS]] [--screenshot PNG]
+
+import { Checks, launchBrowser, openReport } from './browser.mjs';
+
+const args = process.argv.slice(2);
+const shotAt = args.indexOf('--screenshot');
+const screenshot = shotAt >= 0 ? args.splice(shotAt, 2)[1] : null;
+const [reportPath, maxLoad, maxZoom] = args;
+if (!reportPath) {
+  console.error('usage: node browser_perf.mjs REPORT.html [MAX_LOAD_MS [MAX_ZOOM_MS]] [--screenshot PNG]');
+  process.exit(2);
+}
+const check = new Checks('browser_perf');
+const browser = await launchBrowser();
+try {
+  const { page, problems, loadMs } = await openReport(browser, reportPath);
+  const figures = await page.evaluate(() => {
+    const { tree, view, setState } = window.stokeReport;
+    const time = (fn) => {
+      const t0 = performance.now();
+      fn();
+      return performance.now() - t0;
+    };
+    // The widest node three levels below the first process.
+    let node = tree.children[tree.childStart[0]];
+    for (let d = 0; d < 3 && tree.childStart[node + 1] > tree.childStart[node]; d++) {
+      let best = tree.children[tree.childStart[node]];
+      for (let k = tree.childStart[node]; k < tree.childStart[node + 1]; k++) {
+        if (tree.total[tree.children[k]] > tree.total[best]) best = tree.children[k];
+      }
+      node = best;
+    }
+    const nav = performance.getEntriesByType('navigation')[0];
+    const mark = (name) => Math.round(performance.getEntriesByName(name)[0].startTime);
+    return {
+      marks: 'response end ' + Math.round(nav.responseEnd) + ', data read ' + mark('stoke:data-read') +
+             ', tree built ' + mark('stoke:tree-built') + ', drawn ' + mark('stoke:drawn'),
+      nodes: tree.n,
+      scriptDone: Math.round(nav.domContentLoadedEventEnd),
+      zoom: time(() => setState({ zoom: node })),
+      reset: time(() => setState({ zoom: 0 })),
+      search: time(() => setState({ query: 'handle_request_1' })),
+      drawn: view.rows.reduce((sum, row) => sum + (row ? row.length : 0), 0),
+    };
+  });
+  if (screenshot) await page.screenshot({ path: screenshot });
+  const r = (x) => Math.round(x);
+  console.log('nodes ' + figures.nodes + ', load+first paint ' + loadMs + ' ms (scripts done at ' +
+              figures.scriptDone + ' ms), zoom ' + r(figures.zoom) + ' ms, reset ' + r(figures.reset) +
+              ' ms, search ' + r(figures.search) + ' ms, frames drawn ' + figures.drawn +
+              ' (page clock: ' + figures.marks + ')');
+  if (maxLoad) check.that(loadMs <= Number(maxLoad), 'load took ' + loadMs + ' ms > ' + maxLoad);
+  if (maxZoom) check.that(figures.zoom <= Number(maxZoom), 'zoom took ' + r(figures.zoom) + ' ms > ' + maxZoom);
+  for (const p of problems) check.that(false, p);
+} finally {
+  await browser.close();
+}
+process.exit(check.finish());
