@@ -140,8 +140,7 @@ static void fork_child(void)
     sampler_set_active(0);
     modules_fork_child();
     writer_fork_child();
-    if (current_thread)
-        timers_forget(current_thread);
+    threads_for_each_live(timers_forget); /* the parent's events, inherited copies */
     threads_reset_after_fork();
     start_process();
 }

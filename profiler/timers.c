@@ -129,10 +129,26 @@ int timers_setup(uint32_t hz, int signo, struct thread_state *t)
     return 0;
 }
 
+/* The program may have closed our descriptor and reused its number (some
+ * close every descriptor they did not open): only close what is still the
+ * perf event we opened for this thread. */
+static int still_our_event(int fd, pid_t tid)
+{
+    struct f_owner_ex owner;
+    char link[64], target[32];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0 || fcntl(fd, F_GETOWN_EX, &owner))
+        return 0;
+    target[n] = 0;
+    return !strcmp(target, "anon_inode:[perf_event]") && owner.type == F_OWNER_TID &&
+           owner.pid == tid;
+}
+
 void timers_stop(struct thread_state *t)
 {
     int fd = atomic_exchange(&t->timer.perf_fd, -1);
-    if (fd >= 0) {
+    if (fd >= 0 && still_our_event(fd, t->tid)) {
         ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
         close(fd);
     }
@@ -160,7 +176,7 @@ void timers_on_sample(struct thread_state *t)
 void timers_forget(struct thread_state *t)
 {
     int fd = atomic_exchange(&t->timer.perf_fd, -1);
-    if (fd >= 0)
+    if (fd >= 0 && still_our_event(fd, t->tid))
         close(fd); /* our copy only; the parent's event lives on */
     atomic_store(&t->timer.posix_armed, 0); /* not inherited by fork */
 }
