@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "exec_env.h"
 #include "log.h"
 #include "modules.h"
 #include "sampler.h"
@@ -173,6 +174,7 @@ __attribute__((constructor)) static void agent_init(void)
         return;
     if (pthread_key_create(&thread_exit_key, on_thread_exit))
         return;
+    exec_env_save();
     modules_init();
     if (unwind_init()) {
         agent_log("cannot set up stack unwinding; not profiling");

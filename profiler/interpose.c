@@ -4,7 +4,8 @@
  *
  *   pthread_create  new threads get their own sampling clock
  *   dlclose         unwinding pauses while code may be unmapped
- *   exec*           the trace is finished before the image is replaced
+ *   exec*           the trace is finished before the image is replaced, and
+ *                   an environment without stoke's variables gets them back
  *   _exit, _Exit    the trace is finished (no destructor runs)
  *   sigprocmask     skipped inside the sampling handler (see below)
  *
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "exec_env.h"
 #include "modules.h"
 #include "threads.h"
 
@@ -99,29 +101,40 @@ AGENT_EXPORT int dlclose(void *handle)
         return ret_;                            \
     } while (0)
 
+AGENT_EXPORT /* The environment an exec passes on: envp, with stoke's variables added if
+ * the program dropped them. Declares a stack array, so no allocation. */
+#define EXEC_ENV(envp, name)                                               \
+    char *name##_room[exec_env_count(envp) + EXEC_ENV_EXTRA + 1];          \
+    char *const *name = exec_env_fill((envp), name##_room)
+
 AGENT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-    AROUND_EXEC(REAL(execve)(path, argv, envp));
+    EXEC_ENV(envp, env);
+    AROUND_EXEC(REAL(execve)(path, argv, env));
 }
 
 AGENT_EXPORT int execv(const char *path, char *const argv[])
 {
-    AROUND_EXEC(REAL(execv)(path, argv));
+    EXEC_ENV(environ, env);
+    AROUND_EXEC(REAL(execve)(path, argv, env));
 }
 
 AGENT_EXPORT int execvp(const char *file, char *const argv[])
 {
-    AROUND_EXEC(REAL(execvp)(file, argv));
+    EXEC_ENV(environ, env);
+    AROUND_EXEC(REAL(execvpe)(file, argv, env));
 }
 
 AGENT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-    AROUND_EXEC(REAL(execvpe)(file, argv, envp));
+    EXEC_ENV(envp, env);
+    AROUND_EXEC(REAL(execvpe)(file, argv, env));
 }
 
 AGENT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-    AROUND_EXEC(REAL(fexecve)(fd, argv, envp));
+    EXEC_ENV(envp, env);
+    AROUND_EXEC(REAL(fexecve)(fd, argv, env));
 }
 
 /* Collects the variadic arguments of execl/execlp/execle into argv. */
@@ -149,20 +162,23 @@ static size_t count_args(va_list ap)
 AGENT_EXPORT int execl(const char *path, const char *arg, ...)
 {
     COLLECT_ARGS(arg, argv, (void)0);
-    AROUND_EXEC(REAL(execv)(path, argv));
+    EXEC_ENV(environ, env);
+    AROUND_EXEC(REAL(execve)(path, argv, env));
 }
 
 AGENT_EXPORT int execlp(const char *file, const char *arg, ...)
 {
     COLLECT_ARGS(arg, argv, (void)0);
-    AROUND_EXEC(REAL(execvp)(file, argv));
+    EXEC_ENV(environ, env);
+    AROUND_EXEC(REAL(execvpe)(file, argv, env));
 }
 
 AGENT_EXPORT int execle(const char *path, const char *arg, ...)
 {
     char *const *envp;
     COLLECT_ARGS(arg, argv, envp = va_arg(ap, char *const *));
-    AROUND_EXEC(REAL(execve)(path, argv, envp));
+    EXEC_ENV(envp, env);
+    AROUND_EXEC(REAL(execve)(path, argv, env));
 }
 
 /* --- signal masks ----------------------------------------------------------
