@@ -282,6 +282,22 @@ static void add_live(struct thread_state *t, void *arg)
     sum->handler_ns += atomic_load(&t->handler_ns);
 }
 
+/* Live threads may have been renamed since they started. */
+static void refresh_thread_name(struct thread_state *t, void *arg)
+{
+    char path[64], name[sizeof t->name];
+    size_t len;
+    snprintf(path, sizeof path, "/proc/self/task/%d/comm", (int)t->tid);
+    read_small_file(path, name, sizeof name - 1, &len);
+    while (len && name[len - 1] == '\n')
+        len--;
+    name[len] = 0;
+    if (len && strcmp(name, t->name)) {
+        memcpy(t->name, name, sizeof name);
+        emit_thread(t);
+    }
+}
+
 static void emit_end(void)
 {
     struct totals sum = {exited_samples, exited_lost, exited_handler_ns};
@@ -324,6 +340,7 @@ static void *writer_main(void *arg)
         wait_until(blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
     }
     cycle();
+    threads_for_each(refresh_thread_name, NULL);
     emit_end();
     flush();
     trace_file_close(&file);
