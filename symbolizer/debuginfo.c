@@ -1,0 +1,160 @@
+/*
+ * debuginfo.c - naming addresses with elfutils' libdwfl; see debuginfo.h.
+ *
+ * Owns: the libdwfl session of one file; the walk of DWARF scopes that
+ * expands inline chains; where each function is defined (symbol names:
+ * symtab.c).
+ * Never: reads the symbol table or DWARF by hand (libdwfl/libdw do), or
+ * keeps state between lookups other than what libdwfl caches.
+ */
+#include "debuginfo.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "alloc.h"
+#include "symtab.h"
+
+struct stoke_debuginfo {
+    Dwfl *dwfl;
+    Dwfl_Module *module;
+    struct stoke_symtab *symbols; /* built on the first lookup */
+};
+
+static char *debuginfo_path; /* NULL: libdwfl's default search path */
+
+static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .debuginfo_path = &debuginfo_path,
+};
+
+struct stoke_debuginfo *stoke_debuginfo_open(const char *name, const char *path, int fd)
+{
+    Dwfl *dwfl = dwfl_begin(&callbacks);
+    if (!dwfl) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    dwfl_report_begin(dwfl);
+    /* base 0 relative to p_vaddr: module addresses are ELF virtual addresses */
+    Dwfl_Module *module = dwfl_report_elf(dwfl, name, path, fd, 0, true);
+    dwfl_report_end(dwfl, NULL, NULL);
+    if (!module) {
+        dwfl_end(dwfl);
+        return NULL;
+    }
+    struct stoke_debuginfo *d = stoke_xcalloc(1, sizeof *d);
+    d->dwfl = dwfl;
+    d->module = module;
+    return d;
+}
+
+size_t stoke_debuginfo_build_id(struct stoke_debuginfo *d, const uint8_t **id)
+{
+    GElf_Addr vaddr;
+    Dwarf_Addr bias;
+    dwfl_module_getelf(d->module, &bias); /* loads the ELF so the id is known */
+    int len = dwfl_module_build_id(d->module, id, &vaddr);
+    return len > 0 ? (size_t)len : 0;
+}
+
+void stoke_debuginfo_close(struct stoke_debuginfo *d)
+{
+    if (!d)
+        return;
+    stoke_symtab_free(d->symbols);
+    dwfl_end(d->dwfl);
+    free(d);
+}
+
+/* --- DWARF ---------------------------------------------------------------- */
+
+static int is_function_scope(Dwarf_Die *die)
+{
+    int tag = dwarf_tag(die);
+    return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+}
+
+/* The linkage (mangled) name when there is one, else the plain name; both
+ * followed through abstract origins and specifications. */
+static const char *dwarf_function_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+    if (!name)
+        name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+    return name ? name : dwarf_diename(die);
+}
+
+/* Where the function is defined (through abstract origins and
+ * specifications): a function keeps one location wherever it is sampled, so
+ * it stays one frame. */
+static void definition(Dwarf_Die *die, const char **file, unsigned *line)
+{
+    int lineno = 0;
+    const char *decl_file = dwarf_decl_file(die);
+    *file = decl_file ? decl_file : "";
+    *line = dwarf_decl_line(die, &lineno) == 0 && lineno > 0 ? (unsigned)lineno : 0;
+}
+
+/* The scopes around pc, innermost first. dwarf_getscopes continues past an
+ * inlined instance into its abstract definition, so the chain is taken again
+ * from the innermost scope's own DIE to get the concrete callers. */
+static int concrete_scopes(Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes)
+{
+    int n = dwarf_getscopes(cudie, pc, scopes);
+    if (n <= 0)
+        return n;
+    Dwarf_Die innermost = (*scopes)[0];
+    free(*scopes);
+    *scopes = NULL;
+    return dwarf_getscopes_die(&innermost, scopes);
+}
+
+/* Expands the function scopes at addr, innermost first. Sets *complete when
+ * the chain reached the function that holds the code. */
+static size_t inline_chain(struct stoke_debuginfo *d, uint64_t addr,
+                           struct stoke_debuginfo_frame *out, size_t max, int *complete)
+{
+    Dwarf_Addr bias;
+    Dwarf_Die *cudie = dwfl_module_addrdie(d->module, addr, &bias);
+    Dwarf_Die *scopes = NULL;
+    int nscopes = cudie ? concrete_scopes(cudie, addr - bias, &scopes) : 0;
+    size_t n = 0;
+    *complete = 0;
+    for (int i = 0; i < nscopes && n < max; i++) {
+        if (!is_function_scope(&scopes[i]))
+            continue;
+        out[n].name = dwarf_function_name(&scopes[i]);
+        definition(&scopes[i], &out[n].file, &out[n].line);
+        n++;
+        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+            *complete = 1;
+            break;
+        }
+    }
+    free(scopes);
+    return n;
+}
+
+/* --- lookup --------------------------------------------------------------- */
+
+size_t stoke_debuginfo_lookup(struct stoke_debuginfo *d, uint64_t addr,
+                              struct stoke_debuginfo_frame *out, size_t max)
+{
+    int complete;
+    if (max == 0)
+        return 0;
+    if (!d->symbols)
+        d->symbols = stoke_symtab_build(d->module);
+    const char *symbol = stoke_symtab_lookup(d->symbols, addr);
+    size_t n = inline_chain(d, addr, out, max, &complete);
+    if (symbol && n == 0)
+        out[n++] = (struct stoke_debuginfo_frame){symbol, "", 0};
+    else if (symbol && complete)
+        out[n - 1].name = symbol; /* the symbol table also names clones and cold parts */
+    return n;
+}

@@ -1,0 +1,49 @@
+/*
+ * debuginfo.h - one ELF file opened with elfutils' libdwfl, and the naming
+ * of an ELF virtual address in it: the function, and the chain of functions
+ * inlined at that address, each with the file and line that define it.
+ *
+ * Debug info is found the way gdb and perf find it: in the file itself, via
+ * .gnu_debuglink, or under /usr/lib/debug/.build-id/.
+ *
+ * Never: demangles, caches, or decides how an unnamed address is shown
+ * (symbolize.c does all three).
+ */
+#ifndef STOKE_DEBUGINFO_H
+#define STOKE_DEBUGINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct stoke_debuginfo;
+
+/* Opens the ELF file at path (fd >= 0: that open file instead, consumed
+ * either way), laid out at its own virtual addresses. NULL when it is not a
+ * readable ELF file. name is how it is known to libdwfl; path is also
+ * required with an fd (it names the file in libdwfl). */
+struct stoke_debuginfo *stoke_debuginfo_open(const char *name, const char *path, int fd);
+
+/* The GNU build-id of the file; returns its length (0 if it has none). */
+size_t stoke_debuginfo_build_id(struct stoke_debuginfo *d, const uint8_t **id);
+
+/* One function at an address: raw (possibly mangled) name (NULL for a
+ * function DWARF gives no name), and the source file and line where the
+ * function is defined (file "" and line 0 when unknown). The location is the
+ * function's, not the address's, so every sample of a function names the
+ * same frame. */
+struct stoke_debuginfo_frame {
+    const char *name;
+    const char *file;
+    unsigned line;
+};
+
+/* Fills out[0..max) with the functions at ELF virtual address addr,
+ * innermost (the deepest inlined function) first, the function that holds
+ * the code last. Returns how many; 0 when nothing names the address. The
+ * strings live as long as d. */
+size_t stoke_debuginfo_lookup(struct stoke_debuginfo *d, uint64_t addr,
+                              struct stoke_debuginfo_frame *out, size_t max);
+
+void stoke_debuginfo_close(struct stoke_debuginfo *d);
+
+#endif

@@ -1,0 +1,407 @@
+/*
+ * load.c - turns one trace file into profile rows; see load.h.
+ *
+ * Owns: the meaning of each record type (PROCESS, MAP, THREAD, STACK,
+ * SAMPLES, END, NOTE) and the shape of stacks in the profile: the process
+ * root "comm (pid)", an optional thread frame "name (tid)", then callers to
+ * leaf. A stack the agent marked truncated or partial gets an
+ * "[incomplete stack]" frame under those roots, since its outer callers are
+ * missing.
+ * Never: allocates per sample (each distinct stack id is symbolized once and
+ * each distinct thread + stack id interned once), writes output files, or
+ * exits.
+ */
+#include "load.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "alloc.h"
+#include "fields.h"
+#include "reader.h"
+#include "stoke_format.h"
+#include "symbolize.h"
+#include "u64map.h"
+#include "warn.h"
+
+#define MAX_STACK_ID (1u << 28)        /* larger ids are taken as damage */
+#define MAX_RECORD_FRAMES (8 * STOKE_MAX_FRAMES)
+#define NO_PROCESS SIZE_MAX
+
+/* A frame of a STACK record: module id and offset (ELF virtual address). */
+struct code_address {
+    uint64_t module, offset;
+};
+
+/* A symbolized trace stack: frames[start .. start+len), root first, without
+ * the process and thread roots. */
+struct trace_stack {
+    uint32_t start, len;
+    uint8_t defined;
+};
+
+struct loader {
+    struct stoke_profile *profile;
+    const char *path;
+    int split_threads;
+    size_t proc;                  /* index in profile->procs, or NO_PROCESS */
+    uint32_t root;                /* the "comm (pid)" frame */
+    char *exe;                    /* main executable path from PROCESS */
+    int maps_seen;
+    struct stoke_symbolizer *symbolizer;
+    struct stoke_u64map thread_frames;  /* tid -> "name (tid)" frame */
+    struct stoke_u64map profile_stacks; /* thread frame + stack id -> profile stack */
+    struct trace_stack *stacks;   /* by trace stack id */
+    size_t stacks_cap;
+    uint32_t *frames;             /* pool of all trace stacks' frames */
+    size_t nframes, frames_cap;
+    uint32_t *scratch;            /* a stack being assembled */
+    size_t scratch_cap;
+    uint64_t weight_total, last_time_us;
+    uint64_t damaged_records;
+    struct code_address addresses[MAX_RECORD_FRAMES]; /* of the STACK record being read */
+};
+
+static struct stoke_process_summary *summary(struct loader *l)
+{
+    return &l->profile->procs[l->proc];
+}
+
+static char *copy_str(const uint8_t *bytes, size_t len)
+{
+    char *s = stoke_xmalloc(len + 1);
+    memcpy(s, bytes, len);
+    s[len] = '\0';
+    return s;
+}
+
+static uint32_t synthetic_frame(struct loader *l, const char *name, uint8_t kind)
+{
+    struct stoke_frame f = {.name = name, .module = "", .file = "", .kind = kind};
+    return stoke_profile_frame(l->profile, &f);
+}
+
+static uint32_t named_frame(struct loader *l, const char *name, uint64_t id, uint8_t kind)
+{
+    char text[512];
+    snprintf(text, sizeof text, "%s (%" PRIu64 ")", name, id);
+    return synthetic_frame(l, text, kind);
+}
+
+/* --- PROCESS -------------------------------------------------------------- */
+
+static void start_process(struct loader *l, uint64_t pid, const char *comm, char *exe)
+{
+    l->exe = exe;
+    l->proc = l->profile->nprocs;
+    struct stoke_process_summary *s = stoke_profile_add_process(l->profile);
+    s->pid = (uint32_t)pid;
+    s->comm = stoke_xstrdup(comm);
+    s->trace_path = stoke_xstrdup(l->path);
+    l->root = named_frame(l, comm, pid, STOKE_KIND_PROCESS);
+    l->symbolizer = stoke_symbolizer_new(l->profile, l->path, (uint32_t)pid);
+}
+
+/* Records that should follow PROCESS but came without one still count. */
+static void ensure_process(struct loader *l)
+{
+    if (l->proc == NO_PROCESS)
+        start_process(l, 0, "[unknown process]", stoke_xstrdup(""));
+}
+
+static int on_process(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t pid = stoke_field_u(f), ppid = stoke_field_u(f);
+    stoke_field_u(f); /* start_realtime_ns */
+    stoke_field_u(f); /* start_monotonic_ns */
+    uint64_t clock = stoke_field_u(f), engine = stoke_field_u(f);
+    uint64_t hz = stoke_field_u(f), period_ns = stoke_field_u(f);
+    size_t comm_len, exe_len;
+    const uint8_t *comm = stoke_field_bytes(f, &comm_len);
+    const uint8_t *exe = stoke_field_bytes(f, &exe_len);
+    if (f->bad || l->proc != NO_PROCESS)
+        return -1;
+    char *name = copy_str(comm, comm_len);
+    start_process(l, pid, name, copy_str(exe, exe_len));
+    free(name);
+    struct stoke_process_summary *s = summary(l);
+    s->ppid = (uint32_t)ppid;
+    s->clock = (int)clock;
+    s->engine = (int)engine;
+    s->requested_hz = (uint32_t)hz;
+    s->period_ns = period_ns;
+    if (!l->profile->period_ns)
+        l->profile->period_ns = period_ns;
+    return 0;
+}
+
+/* --- MAP, THREAD ---------------------------------------------------------- */
+
+static int on_map(struct loader *l, struct stoke_fields *f)
+{
+    struct stoke_module_desc m = {.id = stoke_field_u(f)};
+    stoke_field_u(f); /* start */
+    stoke_field_u(f); /* end */
+    stoke_field_u(f); /* load_bias: offsets are already ELF virtual addresses */
+    m.build_id = stoke_field_bytes(f, &m.build_id_len);
+    size_t path_len;
+    const uint8_t *path = stoke_field_bytes(f, &path_len);
+    if (f->bad)
+        return -1;
+    ensure_process(l);
+    char *p = copy_str(path, path_len);
+    m.path = p;
+    m.is_main = *l->exe ? strcmp(p, l->exe) == 0 : !l->maps_seen;
+    stoke_symbolizer_add_module(l->symbolizer, &m);
+    l->maps_seen = 1;
+    free(p);
+    return 0;
+}
+
+static int on_thread(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t tid = stoke_field_u(f);
+    size_t len;
+    const uint8_t *name = stoke_field_bytes(f, &len);
+    if (f->bad)
+        return -1;
+    ensure_process(l);
+    if (!l->split_threads)
+        return 0;
+    char *text = copy_str(name, len);
+    stoke_u64map_put(&l->thread_frames, tid, named_frame(l, text, tid, STOKE_KIND_THREAD));
+    free(text);
+    return 0;
+}
+
+static uint32_t thread_frame(struct loader *l, uint64_t tid)
+{
+    uint32_t frame;
+    if (stoke_u64map_get(&l->thread_frames, tid, &frame))
+        return frame;
+    const char *name = tid == summary(l)->pid ? summary(l)->comm : "thread";
+    frame = named_frame(l, name, tid, STOKE_KIND_THREAD);
+    stoke_u64map_put(&l->thread_frames, tid, frame);
+    return frame;
+}
+
+/* --- STACK ---------------------------------------------------------------- */
+
+/* Decodes the frames of a STACK record (leaf first); returns how many, or
+ * -1 when the record is damaged. */
+static int decode_addresses(struct stoke_fields *f, struct code_address *out)
+{
+    uint64_t n = stoke_field_u(f);
+    uint64_t module = UINT64_MAX, offset = 0;
+    if (n > MAX_RECORD_FRAMES)
+        return -1;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t next_module = stoke_field_u(f);
+        int64_t value = stoke_field_s(f);
+        offset = next_module == module ? offset + (uint64_t)value : (uint64_t)value;
+        module = next_module;
+        out[i] = (struct code_address){module, offset};
+    }
+    return f->bad ? -1 : (int)n;
+}
+
+static void push_frame(struct loader *l, uint32_t frame)
+{
+    l->frames = stoke_grow(l->frames, &l->frames_cap, l->nframes + 1, sizeof *l->frames);
+    l->frames[l->nframes++] = frame;
+}
+
+/* Appends the frames of addresses[0..n) (leaf first) to the pool, root
+ * first: walking from the outermost address, each address's inline chain
+ * from its outer function in. */
+static void symbolize_addresses(struct loader *l, const struct code_address *addresses, int n)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        const uint32_t *frames;
+        size_t count = stoke_symbolize(l->symbolizer, addresses[i].module, addresses[i].offset,
+                                       i > 0, &frames);
+        for (size_t j = count; j-- > 0;)
+            push_frame(l, frames[j]);
+    }
+}
+
+static int on_stack(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t id = stoke_field_u(f), flags = stoke_field_u(f);
+    int n = decode_addresses(f, l->addresses);
+    if (n < 0 || id >= MAX_STACK_ID)
+        return -1;
+    ensure_process(l);
+    size_t old_cap = l->stacks_cap;
+    l->stacks = stoke_grow(l->stacks, &l->stacks_cap, id + 1, sizeof *l->stacks);
+    memset(l->stacks + old_cap, 0, (l->stacks_cap - old_cap) * sizeof *l->stacks);
+    if (l->stacks[id].defined)
+        return 0; /* ids are never redefined; the first definition stands */
+    size_t start = l->nframes;
+    if (flags & (STOKE_STACK_TRUNCATED | STOKE_STACK_PARTIAL))
+        push_frame(l, synthetic_frame(l, "[incomplete stack]", STOKE_KIND_UNKNOWN));
+    symbolize_addresses(l, l->addresses, n);
+    l->stacks[id] = (struct trace_stack){(uint32_t)start, (uint32_t)(l->nframes - start), 1};
+    return 0;
+}
+
+/* --- SAMPLES -------------------------------------------------------------- */
+
+/* The profile stack of trace stack id as sampled in a thread (thread frame
+ * UINT32_MAX when threads are not split out, which makes the key the bare
+ * id), interned on first use. */
+static uint32_t profile_stack(struct loader *l, uint32_t thread, uint64_t id)
+{
+    uint64_t key = ((uint64_t)(thread + 1u) << 32) | id;
+    uint32_t stack;
+    if (stoke_u64map_get(&l->profile_stacks, key, &stack))
+        return stack;
+    const struct trace_stack *ts = id < l->stacks_cap && l->stacks[id].defined ? &l->stacks[id]
+                                                                               : NULL;
+    size_t n = 0;
+    l->scratch = stoke_grow(l->scratch, &l->scratch_cap, 3 + (ts ? ts->len : 0),
+                            sizeof *l->scratch);
+    l->scratch[n++] = l->root;
+    if (thread != UINT32_MAX)
+        l->scratch[n++] = thread;
+    if (!ts)
+        l->scratch[n++] = synthetic_frame(l, "[unknown stack]", STOKE_KIND_UNKNOWN);
+    for (uint32_t i = 0; ts && i < ts->len; i++)
+        l->scratch[n++] = l->frames[ts->start + i];
+    stack = stoke_profile_stack(l->profile, l->scratch, n);
+    stoke_u64map_put(&l->profile_stacks, key, stack);
+    return stack;
+}
+
+static int on_samples(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t tid = stoke_field_u(f), time_us = stoke_field_u(f), count = stoke_field_u(f);
+    if (f->bad)
+        return -1;
+    ensure_process(l);
+    uint32_t thread = l->split_threads ? thread_frame(l, tid) : UINT32_MAX;
+    struct stoke_process_summary *s = summary(l);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t id = stoke_field_u(f), delta_us = stoke_field_u(f);
+        int64_t weight = (int64_t)stoke_field_u(f) + 1;
+        if (f->bad || id >= MAX_STACK_ID)
+            return -1;
+        time_us += delta_us;
+        stoke_profile_add_to_stack(l->profile, profile_stack(l, thread, id), &weight);
+        s->samples++;
+        l->weight_total += (uint64_t)weight;
+    }
+    if (time_us > l->last_time_us)
+        l->last_time_us = time_us;
+    return 0;
+}
+
+/* --- END, NOTE ------------------------------------------------------------ */
+
+static int on_end(struct loader *l, struct stoke_fields *f)
+{
+    stoke_field_u(f); /* samples_taken: the samples read are counted instead */
+    uint64_t lost = stoke_field_u(f), handler_ns = stoke_field_u(f);
+    uint64_t duration_us = stoke_field_u(f);
+    if (f->bad)
+        return -1;
+    ensure_process(l);
+    struct stoke_process_summary *s = summary(l);
+    s->samples_lost = lost;
+    s->handler_ns = handler_ns;
+    s->duration_us = duration_us;
+    s->ended_cleanly = 1;
+    return 0;
+}
+
+static int on_note(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t level = stoke_field_u(f);
+    size_t len;
+    const uint8_t *text = stoke_field_bytes(f, &len);
+    if (f->bad)
+        return -1;
+    stoke_warn(l->path, "%s%.*s", level ? "warning: " : "", (int)len, (const char *)text);
+    return 0;
+}
+
+/* --- driving the reader --------------------------------------------------- */
+
+static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t len)
+{
+    struct loader *l = ctx;
+    struct stoke_fields f = stoke_fields_of(payload, len);
+    int rc = 0;
+    switch (type) {
+    case STOKE_REC_PROCESS: rc = on_process(l, &f); break;
+    case STOKE_REC_MAP: rc = on_map(l, &f); break;
+    case STOKE_REC_UNMAP: break; /* module ids are never reused: nothing to forget */
+    case STOKE_REC_THREAD: rc = on_thread(l, &f); break;
+    case STOKE_REC_STACK: rc = on_stack(l, &f); break;
+    case STOKE_REC_SAMPLES: rc = on_samples(l, &f); break;
+    case STOKE_REC_END: rc = on_end(l, &f); break;
+    case STOKE_REC_NOTE: rc = on_note(l, &f); break;
+    default: break; /* a newer minor version's record: skipped by its length */
+    }
+    if (rc < 0)
+        l->damaged_records++;
+    return 0;
+}
+
+static void finish_summary(struct loader *l, const struct stoke_read_status *st)
+{
+    struct stoke_process_summary *s = summary(l);
+    s->bytes_lost = st->bytes_lost;
+    if (!s->duration_us)
+        s->duration_us = l->last_time_us;
+    if (s->clock == STOKE_CLOCK_CPU)
+        s->cpu_ns = l->weight_total * s->period_ns;
+}
+
+static void warn_damage(struct loader *l, const struct stoke_read_status *st)
+{
+    if (st->damaged)
+        stoke_warn(l->path,
+                   "trace is %s after %" PRIu64 " samples; the last %" PRIu64
+                   " bytes could not be read",
+                   st->corrupted ? "corrupted" : "truncated", summary(l)->samples,
+                   st->bytes_lost);
+    if (l->damaged_records)
+        stoke_warn(l->path, "%" PRIu64 " damaged records skipped", l->damaged_records);
+}
+
+static void free_loader(struct loader *l)
+{
+    stoke_symbolizer_free(l->symbolizer);
+    stoke_u64map_free(&l->thread_frames);
+    stoke_u64map_free(&l->profile_stacks);
+    free(l->stacks);
+    free(l->frames);
+    free(l->scratch);
+    free(l->exe);
+}
+
+int stoke_load_trace(struct stoke_profile *p, const char *path,
+                     const struct stoke_load_options *opt, char *err, size_t errlen)
+{
+    struct loader l = {.profile = p, .path = path, .proc = NO_PROCESS};
+    struct stoke_read_status st;
+    l.split_threads = opt && opt->split_threads;
+    stoke_profile_set_value_type(p, 0, "samples", "count");
+    int rc = stoke_read_trace(path, on_record, &l, &st, err, errlen);
+    if (rc == 0 && l.proc == NO_PROCESS) {
+        snprintf(err, errlen,
+                 st.damaged ? "%s: trace is damaged before its first record; nothing to report"
+                            : "%s: trace holds no records (the process ended before stoke "
+                              "wrote any); record again",
+                 path);
+        rc = -1;
+    }
+    if (rc == 0) {
+        finish_summary(&l, &st);
+        warn_damage(&l, &st);
+    }
+    free_loader(&l);
+    return rc;
+}

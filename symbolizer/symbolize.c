@@ -1,0 +1,342 @@
+/*
+ * symbolize.c - the address -> frames resolver of one trace; see symbolize.h.
+ *
+ * Owns: the module table (MAP ids -> ELF objects keyed on path + build-id),
+ * the build-id check, module kinds, the per-address cache, names for what
+ * cannot be named, and JIT names from perf map files.
+ * Never: parses ELF or DWARF itself (debuginfo.c), or prints more than one
+ * warning per module.
+ */
+#include "symbolize.h"
+
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "alloc.h"
+#include "debuginfo.h"
+#include "demangler.h"
+#include "hash.h"
+#include "perfmap.h"
+#include "stoke_format.h"
+#include "vdso.h"
+#include "warn.h"
+
+#define MAX_INLINE_DEPTH 64
+#define MAX_BUILD_ID 64
+#define MAX_MODULE_ID (1u << 20) /* larger ids are taken as damage */
+
+enum object_state { OBJECT_UNOPENED, OBJECT_READY, OBJECT_UNUSABLE };
+
+/* One ELF file as the trace knew it. */
+struct elf_object {
+    char *path;
+    uint8_t build_id[MAX_BUILD_ID];
+    size_t build_id_len;
+    const char *module_name; /* basename, interned in the profile */
+    uint8_t kind;
+    enum object_state state;
+    struct stoke_debuginfo *debuginfo;
+};
+
+/* A resolved address: frames pool[start .. start+len). */
+struct cache_entry {
+    uint64_t key_object; /* object index << 1 | is_return, +1 (0 = empty) */
+    uint64_t offset;
+    uint32_t start, len;
+};
+
+struct stoke_symbolizer {
+    struct stoke_profile *profile;
+    char *trace_path;
+    uint32_t pid;
+    struct elf_object *objects;
+    size_t nobjects, objects_cap;
+    int32_t *module_object;  /* module id -> object index, -1 none */
+    size_t module_object_cap;
+    struct cache_entry *cache;
+    size_t cache_cap, cache_count;
+    uint32_t *pool;
+    size_t pool_len, pool_cap;
+    struct stoke_perfmap *perfmap;
+    int perfmap_tried;
+};
+
+/* Pseudo object indices for addresses outside any module. */
+#define OBJECT_JIT ((uint64_t)UINT32_MAX)
+#define OBJECT_NONE ((uint64_t)UINT32_MAX - 1)
+
+struct stoke_symbolizer *stoke_symbolizer_new(struct stoke_profile *p, const char *trace_path,
+                                              uint32_t pid)
+{
+    struct stoke_symbolizer *s = stoke_xcalloc(1, sizeof *s);
+    s->profile = p;
+    s->trace_path = stoke_xstrdup(trace_path);
+    s->pid = pid;
+    return s;
+}
+
+void stoke_symbolizer_free(struct stoke_symbolizer *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nobjects; i++) {
+        free(s->objects[i].path);
+        stoke_debuginfo_close(s->objects[i].debuginfo);
+    }
+    free(s->objects);
+    free(s->module_object);
+    free(s->cache);
+    free(s->pool);
+    stoke_perfmap_free(s->perfmap);
+    free(s->trace_path);
+    free(s);
+}
+
+/* --- modules -------------------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static uint8_t module_kind(const char *path, int is_main)
+{
+    static const char *const libc_prefixes[] = {
+        "libc.so", "libc-", "libm.so", "libm-", "libpthread", "ld-linux", "libdl.so", "librt.so",
+    };
+    const char *name = base_name(path);
+    if (is_main)
+        return STOKE_KIND_PROGRAM;
+    if (stoke_is_vdso_path(path))
+        return STOKE_KIND_LIBC;
+    for (size_t i = 0; i < sizeof libc_prefixes / sizeof *libc_prefixes; i++)
+        if (starts_with(name, libc_prefixes[i]))
+            return STOKE_KIND_LIBC;
+    return STOKE_KIND_LIBRARY;
+}
+
+static int same_object(const struct elf_object *o, const struct stoke_module_desc *m)
+{
+    return strcmp(o->path, m->path) == 0 && o->build_id_len == m->build_id_len &&
+           (m->build_id_len == 0 || memcmp(o->build_id, m->build_id, m->build_id_len) == 0);
+}
+
+static size_t find_or_add_object(struct stoke_symbolizer *s, const struct stoke_module_desc *m)
+{
+    for (size_t i = 0; i < s->nobjects; i++)
+        if (same_object(&s->objects[i], m))
+            return i;
+    s->objects = stoke_grow(s->objects, &s->objects_cap, s->nobjects + 1, sizeof *s->objects);
+    struct elf_object *o = &s->objects[s->nobjects];
+    memset(o, 0, sizeof *o);
+    o->path = stoke_xstrdup(m->path);
+    o->build_id_len = m->build_id_len;
+    if (m->build_id_len)
+        memcpy(o->build_id, m->build_id, m->build_id_len);
+    o->module_name = stoke_profile_string(s->profile, base_name(m->path));
+    o->kind = module_kind(m->path, m->is_main);
+    return s->nobjects++;
+}
+
+void stoke_symbolizer_add_module(struct stoke_symbolizer *s, const struct stoke_module_desc *m)
+{
+    if (m->id == 0 || m->id >= MAX_MODULE_ID || m->build_id_len > MAX_BUILD_ID)
+        return;
+    size_t old_cap = s->module_object_cap;
+    s->module_object = stoke_grow(s->module_object, &s->module_object_cap, m->id + 1,
+                                  sizeof *s->module_object);
+    for (size_t i = old_cap; i < s->module_object_cap; i++)
+        s->module_object[i] = -1;
+    s->module_object[m->id] = (int32_t)find_or_add_object(s, m);
+}
+
+static uint64_t object_of_module(const struct stoke_symbolizer *s, uint64_t module_id)
+{
+    if (module_id == STOKE_MODULE_NONE)
+        return OBJECT_JIT;
+    if (module_id >= s->module_object_cap || s->module_object[module_id] < 0)
+        return OBJECT_NONE;
+    return (uint64_t)s->module_object[module_id];
+}
+
+/* --- opening an object ---------------------------------------------------- */
+
+static void warn_object(const struct stoke_symbolizer *s, const struct elf_object *o,
+                        const char *problem)
+{
+    stoke_warn(s->trace_path, "%s %s; its frames are shown as module+offset", o->path, problem);
+}
+
+static int build_id_matches(struct elf_object *o)
+{
+    const uint8_t *id;
+    size_t len = stoke_debuginfo_build_id(o->debuginfo, &id);
+    return o->build_id_len == 0 || (len == o->build_id_len && memcmp(id, o->build_id, len) == 0);
+}
+
+/* Opens the object's file the first time it is needed. The vDSO comes from
+ * this process; a vDSO of another kernel is left unnamed without a warning. */
+static void open_object(struct stoke_symbolizer *s, struct elf_object *o)
+{
+    int vdso = stoke_is_vdso_path(o->path);
+    int fd = vdso ? stoke_vdso_open() : -1;
+    o->state = OBJECT_UNUSABLE;
+    if (vdso && fd < 0)
+        return;
+    o->debuginfo = stoke_debuginfo_open(o->module_name, o->path, fd);
+    if (!o->debuginfo) {
+        if (!vdso && *o->path)
+            warn_object(s, o, "cannot be read");
+        return;
+    }
+    if (!build_id_matches(o)) {
+        if (!vdso)
+            warn_object(s, o, "changed since the run (build-id differs)");
+        stoke_debuginfo_close(o->debuginfo);
+        o->debuginfo = NULL;
+        return;
+    }
+    o->state = OBJECT_READY;
+}
+
+/* --- naming --------------------------------------------------------------- */
+
+static void emit_frame(struct stoke_symbolizer *s, const struct stoke_frame *f)
+{
+    s->pool = stoke_grow(s->pool, &s->pool_cap, s->pool_len + 1, sizeof *s->pool);
+    s->pool[s->pool_len++] = stoke_profile_frame(s->profile, f);
+}
+
+static void emit_unnamed(struct stoke_symbolizer *s, const char *module, uint64_t offset)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s+0x%" PRIx64, *module ? module : "[unknown]", offset);
+    struct stoke_frame f = {.name = name, .module = module, .file = "", .kind = STOKE_KIND_UNKNOWN};
+    emit_frame(s, &f);
+}
+
+static void emit_named(struct stoke_symbolizer *s, const struct elf_object *o,
+                       const struct stoke_debuginfo_frame *df, int inlined)
+{
+    char *demangled = stoke_demangle(df->name);
+    struct stoke_frame f = {
+        .name = demangled ? demangled : df->name,
+        .module = o->module_name,
+        .file = df->file,
+        .line = df->line,
+        .kind = o->kind,
+        .inlined = (uint8_t)inlined,
+    };
+    emit_frame(s, &f);
+    free(demangled);
+}
+
+static void name_in_object(struct stoke_symbolizer *s, struct elf_object *o, uint64_t offset,
+                           int is_return)
+{
+    struct stoke_debuginfo_frame found[MAX_INLINE_DEPTH];
+    size_t n = 0;
+    if (o->state == OBJECT_UNOPENED)
+        open_object(s, o);
+    if (o->state == OBJECT_READY)
+        n = stoke_debuginfo_lookup(o->debuginfo, offset - (is_return && offset > 0), found,
+                                   MAX_INLINE_DEPTH);
+    for (size_t i = 0; i < n; i++) {
+        if (found[i].name)
+            emit_named(s, o, &found[i], i + 1 < n);
+        else
+            emit_unnamed(s, o->module_name, offset);
+    }
+    if (n == 0)
+        emit_unnamed(s, o->module_name, offset);
+}
+
+static void load_perfmap(struct stoke_symbolizer *s)
+{
+    char path[4096], *dir = stoke_xstrdup(s->trace_path);
+    s->perfmap_tried = 1;
+    snprintf(path, sizeof path, "%s/perf-%" PRIu32 ".map", dirname(dir), s->pid);
+    free(dir);
+    s->perfmap = stoke_perfmap_load(path);
+    if (!s->perfmap) {
+        snprintf(path, sizeof path, "/tmp/perf-%" PRIu32 ".map", s->pid);
+        s->perfmap = stoke_perfmap_load(path);
+    }
+}
+
+static void name_jit(struct stoke_symbolizer *s, uint64_t addr, int is_return)
+{
+    if (!s->perfmap_tried)
+        load_perfmap(s);
+    const char *name =
+        s->perfmap ? stoke_perfmap_lookup(s->perfmap, addr - (is_return && addr > 0)) : NULL;
+    if (!name) {
+        emit_unnamed(s, "", addr);
+        return;
+    }
+    struct stoke_frame f = {.name = name, .module = "[jit]", .file = "", .kind = STOKE_KIND_JIT};
+    emit_frame(s, &f);
+}
+
+/* --- cache ---------------------------------------------------------------- */
+
+static uint64_t cache_hash(uint64_t key_object, uint64_t offset)
+{
+    return stoke_hash_mix(key_object, offset);
+}
+
+static struct cache_entry *cache_slot(struct stoke_symbolizer *s, uint64_t key_object,
+                                      uint64_t offset)
+{
+    size_t mask = s->cache_cap - 1;
+    size_t i = cache_hash(key_object, offset) & mask;
+    while (s->cache[i].key_object &&
+           !(s->cache[i].key_object == key_object && s->cache[i].offset == offset))
+        i = (i + 1) & mask;
+    return &s->cache[i];
+}
+
+static void cache_grow_if_needed(struct stoke_symbolizer *s)
+{
+    if ((s->cache_count + 1) * 2 <= s->cache_cap)
+        return;
+    struct cache_entry *old = s->cache;
+    size_t old_cap = s->cache_cap;
+    s->cache_cap = old_cap ? old_cap * 2 : 4096;
+    s->cache = stoke_xcalloc(s->cache_cap, sizeof *s->cache);
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i].key_object)
+            *cache_slot(s, old[i].key_object, old[i].offset) = old[i];
+    free(old);
+}
+
+size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t offset,
+                       int is_return, const uint32_t **frames)
+{
+    uint64_t object = object_of_module(s, module_id);
+    uint64_t key_object = ((object << 1) | (is_return != 0)) + 1;
+    cache_grow_if_needed(s);
+    struct cache_entry *e = cache_slot(s, key_object, offset);
+    if (!e->key_object) {
+        size_t start = s->pool_len;
+        if (object == OBJECT_JIT)
+            name_jit(s, offset, is_return);
+        else if (object == OBJECT_NONE)
+            emit_unnamed(s, "", offset);
+        else
+            name_in_object(s, &s->objects[object], offset, is_return);
+        *e = (struct cache_entry){key_object, offset, (uint32_t)start,
+                                  (uint32_t)(s->pool_len - start)};
+        s->cache_count++;
+    }
+    *frames = s->pool + e->start;
+    return e->len;
+}

@@ -1,0 +1,46 @@
+/*
+ * symbolize.h - names the code addresses of one trace: (module, offset) ->
+ * frames of the profile, the inline chain expanded.
+ *
+ * Modules are keyed on build-id + path: a file on disk whose build-id is not
+ * the one the trace recorded is reported once and not used. Each distinct
+ * (module, offset) is resolved once. Whatever cannot be named stays visible
+ * as "module+0xoffset" (or "[unknown]+0xaddress"), kind UNKNOWN.
+ *
+ * Never: reads the trace, or changes frames it has already returned.
+ */
+#ifndef STOKE_SYMBOLIZE_H
+#define STOKE_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "profile.h"
+
+struct stoke_symbolizer;
+
+/* Frames are interned into p. trace_path prefixes warnings; pid names the
+ * perf map file of JIT code (perf-<pid>.map next to the trace, else in /tmp). */
+struct stoke_symbolizer *stoke_symbolizer_new(struct stoke_profile *p, const char *trace_path,
+                                              uint32_t pid);
+void stoke_symbolizer_free(struct stoke_symbolizer *s);
+
+/* A module from a MAP record. */
+struct stoke_module_desc {
+    uint64_t id;               /* >= 1 */
+    const char *path;
+    const uint8_t *build_id;   /* may be empty: then the path alone is trusted */
+    size_t build_id_len;
+    int is_main;               /* the main executable: its frames are PROGRAM */
+};
+
+void stoke_symbolizer_add_module(struct stoke_symbolizer *s, const struct stoke_module_desc *m);
+
+/* The frames at offset (ELF virtual address; an absolute address when
+ * module_id is STOKE_MODULE_NONE) in module module_id, innermost (leaf)
+ * first. is_return: offset is a return address, so the call instruction
+ * before it is named. Sets *frames to profile frame indices, valid until
+ * the next call; returns how many (at least 1). */
+size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t offset,
+                       int is_return, const uint32_t **frames);
+
+#endif
