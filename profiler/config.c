@@ -8,21 +8,20 @@
 #include <string.h>
 
 #include "log.h"
+#include "stoke_agent_env.h"
 #include "stoke_format.h"
 
-#define DEFAULT_HZ 997
-#define MAX_HZ 100000
 
 static int parse_hz(const char *s, uint32_t *hz)
 {
     if (!s || !*s) {
-        *hz = DEFAULT_HZ;
+        *hz = STOKE_DEFAULT_HZ;
         return 0;
     }
     char *end;
     unsigned long v = strtoul(s, &end, 10);
-    if (*end || v == 0 || v > MAX_HZ) {
-        agent_log("STOKE_HZ='%s' is not a rate from 1 to %d; not profiling", s, MAX_HZ);
+    if (*end || v == 0 || v > STOKE_MAX_HZ) {
+        agent_log("STOKE_HZ='%s' is not a rate from 1 to %d; not profiling", s, STOKE_MAX_HZ);
         return -1;
     }
     *hz = (uint32_t)v;
@@ -45,7 +44,7 @@ static int parse_clock(const char *s, int *clock)
 
 int config_from_env(struct agent_config *cfg)
 {
-    const char *dir = getenv("STOKE_OUTPUT");
+    const char *dir = getenv(STOKE_ENV_OUTPUT);
     if (!dir || !*dir)
         return -1;
     if (strlen(dir) >= sizeof cfg->output_dir) {
@@ -53,7 +52,7 @@ int config_from_env(struct agent_config *cfg)
         return -1;
     }
     strcpy(cfg->output_dir, dir);
-    if (parse_hz(getenv("STOKE_HZ"), &cfg->hz) || parse_clock(getenv("STOKE_CLOCK"), &cfg->clock))
+    if (parse_hz(getenv(STOKE_ENV_HZ), &cfg->hz) || parse_clock(getenv(STOKE_ENV_CLOCK), &cfg->clock))
         return -1;
     return 0;
 }

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[EXEC_ENV_EXTRA] = {"STOKE_OUTPUT", "STOKE_HZ", "STOKE_CLOCK",
-                                                  "LD_PRELOAD"};
+#include "stoke_agent_env.h"
+
+static const char *const names[EXEC_ENV_EXTRA] = {STOKE_ENV_OUTPUT, STOKE_ENV_HZ,
+                                                  STOKE_ENV_CLOCK, "LD_PRELOAD"};
 static char saved[EXEC_ENV_EXTRA][4200];
 static int nsaved;
 
@@ -48,7 +50,7 @@ static int has_variable(char *const envp[], const char *entry)
 
 char *const *exec_env_fill(char *const envp[], char **out)
 {
-    if (!nsaved || has_variable(envp, "STOKE_OUTPUT="))
+    if (!nsaved || has_variable(envp, STOKE_ENV_OUTPUT "="))
         return envp;
     size_t n = exec_env_count(envp);
     memcpy(out, envp, n * sizeof *out);

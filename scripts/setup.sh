@@ -6,13 +6,17 @@ set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
-libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 nodejs npm chromium"
+libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium"
 
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
         missing="$missing $p"
 done
+# Node.js may come from elsewhere than Debian (with npm inside): ask for the
+# commands, not the packages.
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 
 if [ -n "$missing" ]; then
     if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

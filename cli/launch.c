@@ -1,0 +1,237 @@
+/*
+ * launch.c - owns the child's life: starts it with the agent's environment
+ * contract (LD_PRELOAD, STOKE_OUTPUT, STOKE_HZ, STOKE_CLOCK), keeps stoke
+ * alive through the terminal's SIGINT and SIGQUIT (which reach the child
+ * directly), passes SIGTERM and SIGHUP on, and reaps it. The child inherits
+ * stdin, stdout, stderr and stoke's original signal dispositions untouched.
+ * Never changes the child's arguments or any variable but the four above.
+ *
+ * The output directory is prepared in the child, between fork and exec,
+ * because its default name carries the child's pid; a failure there or in
+ * exec is sent back over a close-on-exec pipe, so stoke can tell a command
+ * that could not start from one that ran.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "launch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "command_path.h"
+#include "output_dir.h"
+#include "stoke_agent_env.h"
+
+enum start_stage { STAGE_OUTPUT_DIR = 1, STAGE_EXEC = 2 };
+
+/* What went wrong in the child before the command started. */
+struct start_failure {
+    int stage;
+    int error;
+};
+
+static const int ignored_signals[] = {SIGINT, SIGQUIT};
+static const int forwarded_signals[] = {SIGTERM, SIGHUP};
+#define NIGNORED (sizeof ignored_signals / sizeof ignored_signals[0])
+#define NFORWARDED (sizeof forwarded_signals / sizeof forwarded_signals[0])
+
+/* stoke's own signal state from before the launch, restored in the child
+ * and after the wait. */
+static struct sigaction saved_ignored[NIGNORED], saved_forwarded[NFORWARDED];
+static sigset_t saved_mask;
+
+static volatile pid_t forward_to;
+
+static void forward_signal(int sig)
+{
+    int saved_errno = errno;
+    if (forward_to > 0)
+        kill(forward_to, sig);
+    errno = saved_errno;
+}
+
+/* Ignores SIGINT and SIGQUIT, and installs the forwarders for SIGTERM and
+ * SIGHUP with those two blocked until the child's pid is known. */
+static void take_over_signals(void)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    for (size_t i = 0; i < NFORWARDED; i++)
+        sigaddset(&block, forwarded_signals[i]);
+    sigprocmask(SIG_BLOCK, &block, &saved_mask);
+
+    struct sigaction ignore = {.sa_handler = SIG_IGN};
+    for (size_t i = 0; i < NIGNORED; i++)
+        sigaction(ignored_signals[i], &ignore, &saved_ignored[i]);
+    struct sigaction forward = {.sa_handler = forward_signal, .sa_flags = SA_RESTART};
+    sigemptyset(&forward.sa_mask);
+    for (size_t i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded_signals[i], &forward, &saved_forwarded[i]);
+}
+
+static void restore_signals(void)
+{
+    for (size_t i = 0; i < NIGNORED; i++)
+        sigaction(ignored_signals[i], &saved_ignored[i], NULL);
+    for (size_t i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded_signals[i], &saved_forwarded[i], NULL);
+    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+}
+
+/* Sets the agent's variables; LD_PRELOAD keeps what the user preloads. */
+static int set_agent_environment(const struct launch_plan *plan, const char *output_dir)
+{
+    char absolute_dir[PATH_MAX], hz[16], preload[2 * PATH_MAX];
+    if (!realpath(output_dir, absolute_dir))
+        return -1;
+    snprintf(hz, sizeof hz, "%u", plan->hz);
+    const char *user_preload = getenv("LD_PRELOAD");
+    if (user_preload && *user_preload)
+        snprintf(preload, sizeof preload, "%s:%s", plan->agent, user_preload);
+    else
+        snprintf(preload, sizeof preload, "%s", plan->agent);
+    return setenv("LD_PRELOAD", preload, 1) || setenv(STOKE_ENV_OUTPUT, absolute_dir, 1) ||
+                   setenv(STOKE_ENV_HZ, hz, 1) || setenv(STOKE_ENV_CLOCK, plan->clock, 1)
+               ? -1
+               : 0;
+}
+
+static _Noreturn void fail_in_child(int report_fd, int stage, int error, int status)
+{
+    struct start_failure failure = {stage, error};
+    ssize_t ignored = write(report_fd, &failure, sizeof failure);
+    (void)ignored;
+    _exit(status);
+}
+
+/* The output directory as the user named it, or the default for pid. */
+static void name_output_dir(const struct launch_plan *plan, pid_t pid, char *dir, size_t len)
+{
+    if (plan->output_dir)
+        snprintf(dir, len, "%s", plan->output_dir);
+    else
+        default_output_dir(dir, len, pid);
+}
+
+/* Runs in the child: prepares the output directory, then becomes the
+ * command. Reports a failure on report_fd and exits. */
+static _Noreturn void become_command(const struct launch_plan *plan, int report_fd)
+{
+    restore_signals();
+    char dir[PATH_MAX];
+    name_output_dir(plan, getpid(), dir, sizeof dir);
+    int error = prepare_output_dir(dir);
+    if (error)
+        fail_in_child(report_fd, STAGE_OUTPUT_DIR, error, 1);
+    if (set_agent_environment(plan, dir))
+        fail_in_child(report_fd, STAGE_OUTPUT_DIR, errno, 1);
+    execv(plan->file, plan->argv);
+    error = errno;
+    fail_in_child(report_fd, STAGE_EXEC, error, cannot_run_status(error));
+}
+
+/* Reads the child's report of a failed start; 0 when exec succeeded. */
+static int read_start_failure(int fd, struct start_failure *failure)
+{
+    ssize_t n;
+    do
+        n = read(fd, failure, sizeof *failure);
+    while (n < 0 && errno == EINTR);
+    return n == (ssize_t)sizeof *failure ? -1 : 0;
+}
+
+static void describe_start_failure(const struct launch_plan *plan, const struct launched *child,
+                                   const struct start_failure *failure, char *err, size_t errlen)
+{
+    if (failure->stage == STAGE_OUTPUT_DIR)
+        snprintf(err, errlen, "cannot use output directory '%s': %s; choose another with -o",
+                 child->output_dir, strerror(failure->error));
+    else
+        snprintf(err, errlen, "cannot run '%s': %s", plan->argv[0], strerror(failure->error));
+}
+
+int shell_status(int wait_status)
+{
+    if (WIFSIGNALED(wait_status))
+        return 128 + WTERMSIG(wait_status);
+    return WEXITSTATUS(wait_status);
+}
+
+void pass_on_interrupt(int wait_status)
+{
+    if (!WIFSIGNALED(wait_status) || WTERMSIG(wait_status) != SIGINT)
+        return;
+    signal(SIGINT, SIG_DFL);
+    raise(SIGINT);
+}
+
+/* Waits for pid; returns its wait status (exit 1 if it cannot be had) and
+ * its CPU time (user and system) in *cpu_us. */
+static int reap(pid_t pid, uint64_t *cpu_us)
+{
+    int status;
+    struct rusage usage;
+    *cpu_us = 0;
+    while (wait4(pid, &status, 0, &usage) < 0)
+        if (errno != EINTR)
+            return W_EXITCODE(1, 0);
+    *cpu_us = (uint64_t)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000 +
+              (uint64_t)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+    return status;
+}
+
+static int cannot_start(const struct launch_plan *plan, int error, char *err, size_t errlen,
+                        int *failure_status)
+{
+    snprintf(err, errlen, "cannot start '%s': %s", plan->argv[0], strerror(error));
+    *failure_status = 1;
+    return -1;
+}
+
+int launch(const struct launch_plan *plan, struct launched *child, char *err, size_t errlen,
+           int *failure_status)
+{
+    int report[2];
+    if (pipe2(report, O_CLOEXEC))
+        return cannot_start(plan, errno, err, errlen, failure_status);
+    take_over_signals();
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(report[0]);
+        become_command(plan, report[1]);
+    }
+    int fork_error = errno;
+    close(report[1]);
+    if (pid < 0) {
+        close(report[0]);
+        restore_signals();
+        return cannot_start(plan, fork_error, err, errlen, failure_status);
+    }
+    child->pid = pid;
+    name_output_dir(plan, pid, child->output_dir, sizeof child->output_dir);
+    forward_to = pid;
+    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+
+    struct start_failure failure;
+    int started = read_start_failure(report[0], &failure) == 0;
+    close(report[0]);
+    if (started)
+        return 0;
+    *failure_status = shell_status(wait_for_child(child));
+    describe_start_failure(plan, child, &failure, err, errlen);
+    return -1;
+}
+
+int wait_for_child(struct launched *child)
+{
+    int status = reap(child->pid, &child->cpu_us);
+    forward_to = 0;
+    restore_signals();
+    return status;
+}

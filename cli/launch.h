@@ -1,0 +1,48 @@
+/*
+ * launch.h - runs the recorded command with the agent preloaded and waits
+ * for it.
+ */
+#ifndef STOKE_CLI_LAUNCH_H
+#define STOKE_CLI_LAUNCH_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct launch_plan {
+    const char *file;       /* the executable, already resolved with PATH */
+    char *const *argv;      /* its arguments, argv[0] as the user typed it */
+    const char *output_dir; /* NULL: the default, named after the child's pid */
+    const char *agent;      /* absolute path of libstoke.so */
+    unsigned hz;            /* STOKE_HZ */
+    const char *clock;      /* STOKE_CLOCK: "cpu" or "wall" */
+};
+
+struct launched {
+    pid_t pid;
+    char output_dir[PATH_MAX]; /* where the traces go, as the user named it */
+    uint64_t cpu_us;           /* after the wait: CPU time of the command and
+                                  of the children it waited for */
+};
+
+/* Prepares the output directory and starts the command in it. Returns 0, or
+ * -1 when the command could not start: then err holds a one-line message
+ * and *failure_status the exit status stoke should end with. */
+int launch(const struct launch_plan *plan, struct launched *child, char *err, size_t errlen,
+           int *failure_status);
+
+/* Waits for the child to end and returns its wait status. While it waits,
+ * SIGINT and SIGQUIT are left to the child and SIGTERM and SIGHUP are
+ * passed on. */
+int wait_for_child(struct launched *child);
+
+/* A wait status as a shell reports it: the exit code, or 128 + the signal
+ * that ended the process. */
+int shell_status(int wait_status);
+
+/* When the child died of SIGINT, stoke ends by SIGINT too, so that a shell
+ * running stoke in a loop stops as it would for the command itself. */
+void pass_on_interrupt(int wait_status);
+
+#endif

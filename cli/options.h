@@ -1,0 +1,12 @@
+/*
+ * options.h - what the subcommands share in reading their options.
+ */
+#ifndef STOKE_CLI_OPTIONS_H
+#define STOKE_CLI_OPTIONS_H
+
+/* After getopt_long (with opterr = 0 and a ':' after any '+' at the start of
+ * its option string) returned '?' or ':', prints one line naming the option
+ * at fault. */
+void report_bad_option(const char *command, int getopt_result, char **argv);
+
+#endif

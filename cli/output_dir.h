@@ -1,0 +1,18 @@
+/*
+ * output_dir.h - the directory a recording writes into.
+ */
+#ifndef STOKE_CLI_OUTPUT_DIR_H
+#define STOKE_CLI_OUTPUT_DIR_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The default output directory of the recording of process pid. */
+void default_output_dir(char *dir, size_t len, pid_t pid);
+
+/* Creates dir and its parents as needed, checks that it is writable and
+ * removes the traces and report of an earlier recording in it. Returns 0,
+ * or an errno value. */
+int prepare_output_dir(const char *dir);
+
+#endif

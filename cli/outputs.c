@@ -1,0 +1,102 @@
+/*
+ * outputs.c - puts a profile into files: the HTML flame graph and folded
+ * stacks, through the viewer's and the symbolizer's writers. Owns where a
+ * report goes by default and what its title is. Never leaves a half-written
+ * file behind, and never formats profile data itself.
+ */
+#define _GNU_SOURCE /* memrchr */
+#include "outputs.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "folded.h"
+#include "html.h"
+
+void report_path_for(const char *input, char *path, size_t len)
+{
+    int end = (int)strlen(input);
+    while (end > 1 && input[end - 1] == '/')
+        end--;
+    struct stat st;
+    if (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(path, len, "%.*s/%s", end, input, REPORT_FILE_NAME);
+        return;
+    }
+    const char *slash = memrchr(input, '/', (size_t)end);
+    if (slash)
+        snprintf(path, len, "%.*s/%s", (int)(slash - input), input, REPORT_FILE_NAME);
+    else
+        snprintf(path, len, "%s", REPORT_FILE_NAME);
+}
+
+/* "comm (pid)" of the process with the most samples, and how many others. */
+static void report_title(const struct stoke_profile *p, char *title, size_t len)
+{
+    const struct stoke_process_summary *top = NULL;
+    for (size_t i = 0; i < p->nprocs; i++)
+        if (!top || p->procs[i].samples > top->samples)
+            top = &p->procs[i];
+    if (!top)
+        snprintf(title, len, "stoke profile");
+    else if (p->nprocs == 1)
+        snprintf(title, len, "%s (%u)", top->comm, top->pid);
+    else
+        snprintf(title, len, "%s (%u) and %zu other process%s", top->comm, top->pid,
+                 p->nprocs - 1, p->nprocs == 2 ? "" : "es");
+}
+
+static void describe_write_error(const char *path, int error, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "cannot write '%s': %s; choose another place with -o", path,
+             strerror(error));
+}
+
+/* Closes out and checks that everything reached the file; removes the file
+ * when it did not. */
+static int finish_file(FILE *out, const char *path, int write_failed, char *err, size_t errlen)
+{
+    int error = write_failed ? errno : 0;
+    if (fclose(out) && !error)
+        error = errno;
+    if (!error)
+        return 0;
+    unlink(path);
+    describe_write_error(path, error, err, errlen);
+    return -1;
+}
+
+int write_html_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen)
+{
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        describe_write_error(path, errno, err, errlen);
+        return -1;
+    }
+    char title[256];
+    report_title(p, title, sizeof title);
+    int failed = stoke_write_html(out, p, title) != 0 || fflush(out) != 0;
+    return finish_file(out, path, failed, err, errlen);
+}
+
+int write_folded_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen)
+{
+    if (!path) {
+        if (stoke_write_folded(stdout, p, 0) == 0 && fflush(stdout) == 0)
+            return 0;
+        snprintf(err, errlen, "cannot write folded stacks to standard output: %s",
+                 strerror(errno));
+        return -1;
+    }
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        describe_write_error(path, errno, err, errlen);
+        return -1;
+    }
+    int failed = stoke_write_folded(out, p, 0) != 0 || fflush(out) != 0;
+    return finish_file(out, path, failed, err, errlen);
+}

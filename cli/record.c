@@ -1,0 +1,272 @@
+/*
+ * record.c - `stoke record [options] -- COMMAND [ARGS...]`: checks the
+ * options and the command, runs it under the agent, then turns the traces
+ * the run left into the report and prints the summary. Ends with the
+ * command's own exit status. Never samples or reads traces itself: the
+ * agent and the symbolizer do.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent_path.h"
+#include "command_path.h"
+#include "commands.h"
+#include "elf_check.h"
+#include "stoke_agent_env.h"
+#include "launch.h"
+#include "options.h"
+#include "outputs.h"
+#include "summary.h"
+#include "traces.h"
+
+
+struct record_options {
+    unsigned hz;
+    const char *clock;      /* "cpu" or "wall" */
+    const char *output_dir; /* NULL: stoke-<pid> */
+    int collect_only;
+    int split_threads;
+    char **command;         /* NULL-terminated */
+};
+
+void record_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: stoke record [options] -- COMMAND [ARGS...]\n"
+            "\n"
+            "Runs COMMAND with stoke's agent, samples its stacks and writes a flame graph.\n"
+            "\n"
+            "options:\n"
+            "  -F, --freq HZ       samples per second of the clock (default %d, at most %d)\n"
+            "      --clock CLOCK   cpu: time on CPU (default); wall: also time blocked\n"
+            "  -o, --output DIR    where traces and the report go (default stoke-<pid>)\n"
+            "      --collect-only  write the traces only, no flamegraph.html\n"
+            "      --threads       give each thread its own frame in the report\n"
+            "  -h, --help          show this help\n"
+            "\n"
+            "stoke exits with COMMAND's exit status (128 + N if a signal N ended it).\n",
+            STOKE_DEFAULT_HZ, STOKE_MAX_HZ);
+}
+
+static int parse_hz(const char *text, unsigned *hz)
+{
+    char *end;
+    errno = 0;
+    unsigned long value = strtoul(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || value < 1 || value > STOKE_MAX_HZ) {
+        fprintf(stderr, "stoke record: -F/--freq '%s' is not a rate from 1 to %d Hz\n", text,
+                STOKE_MAX_HZ);
+        return -1;
+    }
+    *hz = (unsigned)value;
+    return 0;
+}
+
+static int parse_clock(const char *text, const char **clock)
+{
+    if (strcmp(text, "cpu") && strcmp(text, "wall")) {
+        fprintf(stderr, "stoke record: --clock '%s' is neither cpu nor wall\n", text);
+        return -1;
+    }
+    *clock = text;
+    return 0;
+}
+
+/* "out/" and "out" name the same directory; messages add the '/' back. */
+static void drop_trailing_slashes(char *path)
+{
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        path[--len] = '\0';
+}
+
+static int parse_output_dir(char *text, const char **dir)
+{
+    if (!*text) {
+        fprintf(stderr, "stoke record: -o/--output needs a directory name\n");
+        return -1;
+    }
+    if (strlen(text) > PATH_MAX / 2) {
+        fprintf(stderr, "stoke record: -o/--output: the directory name is too long\n");
+        return -1;
+    }
+    drop_trailing_slashes(text);
+    *dir = text;
+    return 0;
+}
+
+enum { OPT_CLOCK = 256, OPT_COLLECT_ONLY, OPT_THREADS };
+
+/* Returns -1 to go on, or the exit status to end with. */
+static int parse_options(int argc, char **argv, struct record_options *opt)
+{
+    static const struct option longopts[] = {
+        {"freq", required_argument, NULL, 'F'},
+        {"clock", required_argument, NULL, OPT_CLOCK},
+        {"output", required_argument, NULL, 'o'},
+        {"collect-only", no_argument, NULL, OPT_COLLECT_ONLY},
+        {"threads", no_argument, NULL, OPT_THREADS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    *opt = (struct record_options){.hz = STOKE_DEFAULT_HZ, .clock = "cpu"};
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+:F:o:h", longopts, NULL)) != -1) {
+        int bad = 0;
+        switch (c) {
+        case 'F':
+            bad = parse_hz(optarg, &opt->hz);
+            break;
+        case OPT_CLOCK:
+            bad = parse_clock(optarg, &opt->clock);
+            break;
+        case 'o':
+            bad = parse_output_dir(optarg, &opt->output_dir);
+            break;
+        case OPT_COLLECT_ONLY:
+            opt->collect_only = 1;
+            break;
+        case OPT_THREADS:
+            opt->split_threads = 1;
+            break;
+        case 'h':
+            record_usage(stdout);
+            return EXIT_OK;
+        default:
+            report_bad_option("record", c, argv);
+            return EXIT_USAGE;
+        }
+        if (bad)
+            return EXIT_USAGE;
+    }
+    if (optind >= argc) {
+        fprintf(stderr, "stoke record: no command given; "
+                        "usage: stoke record [options] -- COMMAND [ARGS...]\n");
+        return EXIT_USAGE;
+    }
+    opt->command = argv + optind;
+    return -1;
+}
+
+static uint64_t monotonic_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Warns when the loader will not preload the agent into the command; the
+ * command still runs. Returns 1 when it warned. */
+static int warn_if_unprofilable(const char *file)
+{
+    enum preload_verdict verdict = check_preload(file);
+    if (verdict == PRELOAD_WORKS)
+        return 0;
+    fprintf(stderr, "stoke: warning: %s %s; it runs, but nothing will be recorded "
+                    "(docs/usage.md explains what to do)\n",
+            file, preload_problem(verdict));
+    return 1;
+}
+
+/* Says why a run left no trace. */
+static void explain_missing_traces(const char *dir, int warned_unprofilable)
+{
+    if (warned_unprofilable)
+        fprintf(stderr, "stoke: nothing was recorded, as warned above\n");
+    else
+        fprintf(stderr, "stoke: the command left no trace in %s/; it may have ended before "
+                        "the agent started, or cleared its environment\n", dir);
+}
+
+/* --collect-only: tells where the traces are; reads none of them. */
+static int point_to_traces(const char *dir, int warned_unprofilable)
+{
+    int count = count_traces(dir);
+    if (count <= 0) {
+        explain_missing_traces(dir, warned_unprofilable);
+        return -1;
+    }
+    fprintf(stderr, "stoke: %d trace%s in %s/; make the report with: stoke report %s\n", count,
+            count == 1 ? "" : "s", dir, dir);
+    return 0;
+}
+
+/* Writes the report of the run in dir and prints the summary. Returns 0, or
+ * -1 when no report could be made (already said why). */
+static int report_run(const struct record_options *opt, const char *dir,
+                      const struct run_measures *run, int warned_unprofilable)
+{
+    if (opt->collect_only)
+        return point_to_traces(dir, warned_unprofilable);
+    struct stoke_profile *profile = stoke_profile_new();
+    struct stoke_load_options load = {.split_threads = opt->split_threads};
+    char err[PATH_MAX + 256];
+    int result = -1;
+    int count = load_traces(profile, dir, &load, err, sizeof err);
+    if (count < 0) {
+        fprintf(stderr, "stoke: %s\n", err);
+    } else if (count == 0) {
+        explain_missing_traces(dir, warned_unprofilable);
+    } else {
+        char report[PATH_MAX];
+        report_path_for(dir, report, sizeof report);
+        result = write_html_file(profile, report, err, sizeof err);
+        if (result)
+            fprintf(stderr, "stoke: %s\n", err);
+        else
+            fprintf(stderr, "stoke: report written to %s\n", report);
+        print_summary(stderr, profile, run);
+    }
+    stoke_profile_free(profile);
+    return result;
+}
+
+int record_main(int argc, char **argv)
+{
+    struct record_options opt;
+    int status = parse_options(argc, argv, &opt);
+    if (status >= 0)
+        return status;
+
+    char agent[PATH_MAX], err[PATH_MAX + 256];
+    if (find_agent(agent, sizeof agent, err, sizeof err)) {
+        fprintf(stderr, "stoke: %s\n", err);
+        return EXIT_RUNTIME_FAILURE;
+    }
+    char file[PATH_MAX];
+    int error = resolve_command(opt.command[0], file, sizeof file);
+    if (error) {
+        fprintf(stderr, "stoke: cannot run '%s': %s\n", opt.command[0], strerror(error));
+        return cannot_run_status(error);
+    }
+    int warned = warn_if_unprofilable(file);
+
+    struct launch_plan plan = {
+        .file = file,
+        .argv = opt.command,
+        .output_dir = opt.output_dir,
+        .agent = agent,
+        .hz = opt.hz,
+        .clock = opt.clock,
+    };
+    struct launched child;
+    uint64_t start_us = monotonic_us();
+    if (launch(&plan, &child, err, sizeof err, &status)) {
+        fprintf(stderr, "stoke: %s\n", err);
+        return status;
+    }
+    int wait_status = wait_for_child(&child);
+    struct run_measures run = {monotonic_us() - start_us, child.cpu_us};
+
+    int reported = report_run(&opt, child.output_dir, &run, warned);
+    pass_on_interrupt(wait_status);
+    status = shell_status(wait_status);
+    return reported && status == 0 && !warned ? EXIT_RUNTIME_FAILURE : status;
+}

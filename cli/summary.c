@@ -1,0 +1,212 @@
+/*
+ * summary.c - prints what a profile holds in a few lines: how long, how many
+ * samples (and, with the CPU time known, how close to the asked rate) and
+ * how many were lost, the processes with the most samples (and their
+ * sampling engine when it is a fallback), and the ten hottest functions by
+ * self samples. Reads the profile only; never changes it.
+ */
+#include "summary.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stoke_format.h"
+
+#define HOTTEST_SHOWN 10
+#define PROCESSES_SHOWN 10
+#define NAME_WIDTH_MAX 100
+
+/* Self samples of one function, all its frames (lines, inline sites) merged. */
+struct hot_function {
+    const char *name;
+    const char *module;
+    int kind;
+    int64_t self;
+};
+
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static uint64_t longest_process_us(const struct stoke_profile *p)
+{
+    uint64_t longest = 0;
+    for (size_t i = 0; i < p->nprocs; i++)
+        if (p->procs[i].duration_us > longest)
+            longest = p->procs[i].duration_us;
+    return longest;
+}
+
+static int all_cpu_clock(const struct stoke_profile *p)
+{
+    for (size_t i = 0; i < p->nprocs; i++)
+        if (p->procs[i].clock != STOKE_CLOCK_CPU)
+            return 0;
+    return p->nprocs > 0;
+}
+
+/* Samples per second of CPU time, against the rate asked. */
+static void print_rate(FILE *out, const struct stoke_profile *p, uint64_t samples,
+                       uint64_t cpu_us)
+{
+    if (!cpu_us || !all_cpu_clock(p))
+        return;
+    fprintf(out, " (%.0f per CPU-second, %u asked)", (double)samples * 1e6 / (double)cpu_us,
+            p->procs[0].requested_hz);
+}
+
+static void print_totals(FILE *out, const struct stoke_profile *p, const struct run_measures *run)
+{
+    uint64_t samples = 0, lost = 0;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        samples += p->procs[i].samples;
+        lost += p->procs[i].samples_lost;
+    }
+    uint64_t wall_us = run->wall_us ? run->wall_us : longest_process_us(p);
+    fprintf(out, "stoke: %.2f s, %" PRIu64 " sample%s", (double)wall_us / 1e6, samples,
+            plural(samples));
+    print_rate(out, p, samples, run->cpu_us);
+    fprintf(out, ", %" PRIu64 " lost, %zu process%s\n", lost, p->nprocs,
+            p->nprocs == 1 ? "" : "es");
+}
+
+static const char *engine_name(int engine)
+{
+    switch (engine) {
+    case STOKE_ENGINE_PERF_TASK_CLOCK:
+        return "perf task-clock";
+    case STOKE_ENGINE_POSIX_THREAD_CPU:
+        return "POSIX thread CPU-time timers";
+    case STOKE_ENGINE_SETITIMER:
+        return "setitimer";
+    }
+    return "an unknown engine";
+}
+
+/* 1 when the running threads of the process were sampled by perf events,
+ * the engine that reaches the rate asked; the others are fallbacks. */
+static int sampled_by_primary_engine(const struct stoke_process_summary *proc)
+{
+    return proc->engine == STOKE_ENGINE_PERF_TASK_CLOCK;
+}
+
+static void print_process(FILE *out, const struct stoke_process_summary *proc)
+{
+    fprintf(out, "  %s (%u): %" PRIu64 " sample%s", proc->comm, proc->pid, proc->samples,
+            plural(proc->samples));
+    if (proc->samples_lost)
+        fprintf(out, ", %" PRIu64 " lost", proc->samples_lost);
+    if (!sampled_by_primary_engine(proc))
+        fprintf(out, ", sampled by %s (fewer samples than asked)", engine_name(proc->engine));
+    if (!proc->ended_cleanly)
+        fprintf(out, ", trace cut short");
+    fputc('\n', out);
+}
+
+static int by_samples_descending(const void *a, const void *b)
+{
+    const struct stoke_process_summary *x = *(const struct stoke_process_summary *const *)a;
+    const struct stoke_process_summary *y = *(const struct stoke_process_summary *const *)b;
+    if (x->samples != y->samples)
+        return x->samples < y->samples ? 1 : -1;
+    return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* The processes with the most samples, and one line for the rest. */
+static void print_processes(FILE *out, const struct stoke_profile *p)
+{
+    const struct stoke_process_summary **order = calloc(p->nprocs ? p->nprocs : 1, sizeof *order);
+    if (!order)
+        return;
+    for (size_t i = 0; i < p->nprocs; i++)
+        order[i] = &p->procs[i];
+    qsort(order, p->nprocs, sizeof *order, by_samples_descending);
+    uint64_t rest_samples = 0;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        if (i < PROCESSES_SHOWN)
+            print_process(out, order[i]);
+        else
+            rest_samples += order[i]->samples;
+    }
+    if (p->nprocs > PROCESSES_SHOWN)
+        fprintf(out, "  and %zu more processes: %" PRIu64 " sample%s\n",
+                p->nprocs - PROCESSES_SHOWN, rest_samples, plural(rest_samples));
+    free(order);
+}
+
+static int is_synthetic(const struct stoke_frame *f)
+{
+    return f->kind == STOKE_KIND_PROCESS || f->kind == STOKE_KIND_THREAD;
+}
+
+static int by_name_and_module(const void *a, const void *b)
+{
+    const struct hot_function *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->module, y->module);
+}
+
+static int by_self_descending(const void *a, const void *b)
+{
+    const struct hot_function *x = a, *y = b;
+    return (x->self < y->self) - (x->self > y->self);
+}
+
+/* Self samples per leaf frame, then merged by function; returns how many
+ * functions were found. The array is sorted hottest first. */
+static size_t hot_functions(const struct stoke_profile *p, struct hot_function **result)
+{
+    struct hot_function *fn = calloc(p->nframes ? p->nframes : 1, sizeof *fn);
+    if (!fn)
+        return 0;
+    for (size_t i = 0; i < p->nframes; i++)
+        fn[i] = (struct hot_function){p->frames[i].name, p->frames[i].module,
+                                      p->frames[i].kind, 0};
+    for (size_t r = 0; r < p->nrows; r++) {
+        uint32_t s = p->rows[r].stack;
+        if (p->stack_len[s] == 0)
+            continue;
+        fn[p->stack_frames[p->stack_start[s] + p->stack_len[s] - 1]].self += p->rows[r].values[0];
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < p->nframes; i++)
+        if (fn[i].self > 0 && !is_synthetic(&p->frames[i]))
+            fn[n++] = fn[i];
+    qsort(fn, n, sizeof *fn, by_name_and_module);
+    size_t merged = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (merged && !by_name_and_module(&fn[merged - 1], &fn[i]))
+            fn[merged - 1].self += fn[i].self;
+        else
+            fn[merged++] = fn[i];
+    }
+    qsort(fn, merged, sizeof *fn, by_self_descending);
+    *result = fn;
+    return merged;
+}
+
+static void print_hottest(FILE *out, const struct stoke_profile *p)
+{
+    int64_t total = stoke_profile_total(p, 0);
+    struct hot_function *fn = NULL;
+    size_t n = total > 0 ? hot_functions(p, &fn) : 0;
+    if (n)
+        fprintf(out, "  hottest functions (self samples):\n");
+    for (size_t i = 0; i < n && i < HOTTEST_SHOWN; i++) {
+        fprintf(out, "  %6.1f%%  %.*s", 100.0 * (double)fn[i].self / (double)total,
+                NAME_WIDTH_MAX, fn[i].name);
+        if ((fn[i].kind == STOKE_KIND_LIBRARY || fn[i].kind == STOKE_KIND_LIBC) && *fn[i].module)
+            fprintf(out, "  (%s)", fn[i].module);
+        fputc('\n', out);
+    }
+    free(fn);
+}
+
+void print_summary(FILE *out, const struct stoke_profile *p, const struct run_measures *run)
+{
+    print_totals(out, p, run);
+    print_processes(out, p);
+    print_hottest(out, p);
+}
