@@ -11,7 +11,15 @@
 #define STOKE_ENV_HZ "STOKE_HZ"         /* samples per second of the clock */
 #define STOKE_ENV_CLOCK "STOKE_CLOCK"   /* "cpu" or "wall" */
 
+/* Heap tracking (off unless STOKE_HEAP_INTERVAL is set). */
+#define STOKE_ENV_HEAP_INTERVAL "STOKE_HEAP_INTERVAL" /* mean bytes per sample; 1 = all */
+#define STOKE_ENV_HEAP_SIGNAL "STOKE_HEAP_SIGNAL"     /* dump signal number; 0 = none */
+#define STOKE_ENV_HEAP_PEAK "STOKE_HEAP_PEAK"         /* "1": keep the peak snapshot */
+#define STOKE_ENV_HEAP_SEED "STOKE_HEAP_SEED"         /* fixed seed: reproducible sampling */
+
 #define STOKE_DEFAULT_HZ 997
 #define STOKE_MAX_HZ 100000
+#define STOKE_DEFAULT_HEAP_INTERVAL (512 * 1024)
+#define STOKE_DEFAULT_HEAP_SIGNAL 12 /* SIGUSR2 */
 
 #endif

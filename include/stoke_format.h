@@ -37,7 +37,7 @@
 #define STOKE_MAGIC_LEN 8
 #define STOKE_FILE_HEADER_LEN 16
 #define STOKE_FORMAT_MAJOR 1
-#define STOKE_FORMAT_MINOR 0
+#define STOKE_FORMAT_MINOR 1
 
 /* Longest stack the agent records; deeper stacks keep their leaf-most frames
  * and are marked truncated. */
@@ -85,6 +85,27 @@ enum stoke_record_type {
     /* NOTE: a message from the agent for the user (engine fallback, ...).
      *   u level (0 info, 1 warning), str text */
     STOKE_REC_NOTE = 8,
+    /* HEAP: opens a heap snapshot (a file of its own: PROCESS, MAPs,
+     * STACKs, one HEAP, then HEAP_STACKs). Since format 1.1.
+     *   u sequence (1, 2, ... per process), u trigger (enum stoke_heap_trigger),
+     *   u time_us, u realtime_ns (wall-clock time of the snapshot),
+     *   u sample_interval (mean bytes between samples; 1 = every allocation),
+     *   u live_bytes, u live_objects, u alloc_bytes, u alloc_objects
+     *   (estimated totals over all stacks), u untracked (allocations the
+     *   agent could not record: its own tables were full) */
+    STOKE_REC_HEAP = 9,
+    /* HEAP_STACK: heap values of one allocation stack, estimated from the
+     * samples (exact when sample_interval is 1).
+     *   u stack_id, u live_bytes, u live_objects, u alloc_bytes,
+     *   u alloc_objects (the last two: since the start of the process) */
+    STOKE_REC_HEAP_STACK = 10,
+};
+
+enum stoke_heap_trigger {
+    STOKE_HEAP_SIGNAL = 1, /* the dump signal (SIGUSR2 by default; `stoke heap`) */
+    STOKE_HEAP_API = 2,    /* stoke_heap_dump() called by the program */
+    STOKE_HEAP_EXIT = 3,   /* at exit: what was never freed */
+    STOKE_HEAP_PEAK = 4,   /* the highest live total seen (--heap-peak) */
 };
 
 /* CPU: samples of running threads only. WALL: the same, plus samples of
@@ -101,6 +122,9 @@ enum stoke_engine {
 enum stoke_stack_flags {
     STOKE_STACK_TRUNCATED = 1, /* deeper than STOKE_MAX_FRAMES */
     STOKE_STACK_PARTIAL = 2,   /* unwinding stopped early (no unwind info) */
+    STOKE_STACK_CALLERS = 4,   /* every frame, the first too, is a return
+                                * address (allocation stacks: the first frame
+                                * is the call of malloc) */
 };
 
 /* --- LEB128 helpers, shared by writer and reader ----------------------- */

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "agent.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -16,7 +17,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "dump_signal.h"
 #include "exec_env.h"
+#include "heap.h"
 #include "log.h"
 #include "modules.h"
 #include "sampler.h"
@@ -70,6 +73,7 @@ static int start_trace(void)
         .hz = config.hz,
         .period_ns = timers_period_ns(),
         .note = timers_note(),
+        .heap_peak = config.heap_peak,
     };
     return writer_start(&p);
 }
@@ -88,6 +92,7 @@ static void finish_trace(void)
     threads_for_each_live(stop_thread_timer);
     timers_stop_process();
     writer_stop();
+    heap_stop();
     profiled_pid = 0;
 }
 
@@ -116,6 +121,8 @@ static void start_process(void)
         return;
     }
     sampler_set_active(1);
+    if (config.heap_interval)
+        heap_start(config.heap_interval, config.heap_seed);
 }
 
 static void fork_prepare(void)
@@ -123,6 +130,7 @@ static void fork_prepare(void)
     if (!agent_active())
         return;
     writer_fork_prepare();
+    heap_fork_prepare();
     modules_fork_prepare();
 }
 
@@ -131,6 +139,7 @@ static void fork_parent(void)
     if (!agent_active())
         return;
     modules_fork_parent();
+    heap_fork_parent();
     writer_fork_parent();
 }
 
@@ -140,6 +149,7 @@ static void fork_child(void)
         return;
     sampler_set_active(0);
     modules_fork_child();
+    heap_fork_child();
     writer_fork_child();
     threads_for_each_live(timers_forget); /* the parent's events, inherited copies */
     threads_reset_after_fork();
@@ -167,6 +177,16 @@ AGENT_EXPORT int stoke_sampling_enable(int on)
     return sampler_set_active(on && agent_active());
 }
 
+AGENT_EXPORT const char *stoke_agent_heap_dump(const char *path)
+{
+    static __thread char written[4096];
+    if (!agent_active()) {
+        errno = ENOTSUP;
+        return NULL;
+    }
+    return writer_heap_dump(path, written, sizeof written) ? NULL : written;
+}
+
 __attribute__((constructor)) static void agent_init(void)
 {
     agent_resolve_sigprocmask();
@@ -183,6 +203,8 @@ __attribute__((constructor)) static void agent_init(void)
     sample_signal = sampler_install();
     if (sample_signal < 0)
         return;
+    if (config.heap_interval && config.heap_signal)
+        dump_signal_setup(config.heap_signal);
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     start_process();
 }

@@ -16,6 +16,10 @@ int agent_active(void);
 /* Starts one of the agent's own threads, which is never sampled. */
 int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *arg);
 
+/* libc's sigaction, bypassing the agent's own interposer. */
+struct sigaction;
+int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old);
+
 /* Looks up libc's sigprocmask now, outside any signal handler. */
 void agent_resolve_sigprocmask(void);
 

@@ -42,6 +42,49 @@ static int parse_clock(const char *s, int *clock)
     return -1;
 }
 
+static int parse_number(const char *name, const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end || v > max) {
+        agent_log("%s='%s' is not a number from 0 to %llu; not profiling", name, s,
+                  (unsigned long long)max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_heap(struct agent_config *cfg)
+{
+    const char *interval = getenv(STOKE_ENV_HEAP_INTERVAL);
+    const char *signo = getenv(STOKE_ENV_HEAP_SIGNAL);
+    const char *peak = getenv(STOKE_ENV_HEAP_PEAK);
+    uint64_t v;
+    cfg->heap_interval = 0;
+    cfg->heap_signal = STOKE_DEFAULT_HEAP_SIGNAL;
+    cfg->heap_peak = peak && !strcmp(peak, "1");
+    if (interval && *interval) {
+        if (parse_number(STOKE_ENV_HEAP_INTERVAL, interval, 1ull << 40, &v))
+            return -1;
+        if (!v) {
+            agent_log("STOKE_HEAP_INTERVAL must be at least 1 byte; not profiling");
+            return -1;
+        }
+        cfg->heap_interval = v;
+    }
+    if (signo && *signo) {
+        if (parse_number(STOKE_ENV_HEAP_SIGNAL, signo, 64, &v))
+            return -1;
+        cfg->heap_signal = (int)v;
+    }
+    const char *seed = getenv(STOKE_ENV_HEAP_SEED);
+    cfg->heap_seed = 0;
+    if (seed && *seed && parse_number(STOKE_ENV_HEAP_SEED, seed, UINT64_MAX, &cfg->heap_seed))
+        return -1;
+    return 0;
+}
+
 int config_from_env(struct agent_config *cfg)
 {
     const char *dir = getenv(STOKE_ENV_OUTPUT);
@@ -52,7 +95,8 @@ int config_from_env(struct agent_config *cfg)
         return -1;
     }
     strcpy(cfg->output_dir, dir);
-    if (parse_hz(getenv(STOKE_ENV_HZ), &cfg->hz) || parse_clock(getenv(STOKE_ENV_CLOCK), &cfg->clock))
+    if (parse_hz(getenv(STOKE_ENV_HZ), &cfg->hz) ||
+        parse_clock(getenv(STOKE_ENV_CLOCK), &cfg->clock) || parse_heap(cfg))
         return -1;
     return 0;
 }

@@ -7,7 +7,13 @@
  *   exec*           the trace is finished before the image is replaced, and
  *                   an environment without stoke's variables gets them back
  *   _exit, _Exit    the trace is finished (no destructor runs)
- *   sigprocmask     skipped inside the sampling handler (see below)
+ *   sigprocmask,    keep the heap dump signal blocked in the program's
+ *   pthread_sigmask threads while reporting the program's own wish, and
+ *                   skip libunwind's calls while the agent unwinds
+ *   sigaction,      notice when the program takes the dump signal over
+ *   signal
+ *   posix_spawn(p), new programs start with the program's own mask
+ *   system, popen
  *
  * dlopen is deliberately not wrapped: the loader uses its caller's address
  * to find RUNPATH and the namespace, so a wrapper would change what loads.
@@ -19,14 +25,17 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "agent.h"
+#include "dump_signal.h"
 #include "exec_env.h"
 #include "modules.h"
-#include "threads.h"
+#include "unwind.h"
 
 #define REAL(name) ((__typeof__(&name))real_symbol(#name))
 
@@ -43,12 +52,14 @@ static void *real_symbol(const char *name)
 struct thread_start {
     void *(*fn)(void *);
     void *arg;
+    int dump_signal_view; /* the creator's view of the dump signal */
 };
 
 static void *start_sampled_thread(void *p)
 {
     struct thread_start start = *(struct thread_start *)p;
     free(p);
+    dump_signal_set_view(start.dump_signal_view);
     agent_thread_begin();
     return start.fn(start.arg);
 }
@@ -69,6 +80,7 @@ AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
         return real(thread, attr, fn, arg);
     start->fn = fn;
     start->arg = arg;
+    start->dump_signal_view = dump_signal_view();
     int err = real(thread, attr, start_sampled_thread, start);
     if (err)
         free(start);
@@ -94,8 +106,10 @@ AGENT_EXPORT int dlclose(void *handle)
 #define AROUND_EXEC(call)                       \
     do {                                        \
         agent_before_exec();                    \
+        dump_signal_before_new_program();       \
         int ret_ = (call);                      \
         int errno_ = errno;                     \
+        dump_signal_after_new_program();        \
         agent_after_failed_exec();              \
         errno = errno_;                         \
         return ret_;                            \
@@ -183,10 +197,12 @@ AGENT_EXPORT int execle(const char *path, const char *arg, ...)
 
 /* --- signal masks ----------------------------------------------------------
  * libunwind guards its caches with a lock that blocks all signals first:
- * two sigprocmask system calls per unwound frame, most of the handler's
- * cost. The sampling handler already runs with every signal blocked (its
- * sa_mask is full), so there those calls cannot change anything and are
- * answered without the kernel. Everywhere else the real function runs. */
+ * two sigprocmask system calls per unwound frame, most of the cost of a
+ * sample. It blocks them so that a signal handler unwinding on the same
+ * thread cannot deadlock on the lock; stoke's handler instead returns at
+ * once when it lands inside an unwind (unwind_busy), so while the agent
+ * unwinds these calls are answered without the kernel and change nothing.
+ * Everywhere else the real function runs. */
 
 static __typeof__(&sigprocmask) real_sigprocmask;
 
@@ -198,14 +214,101 @@ void agent_resolve_sigprocmask(void)
 
 AGENT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-    struct thread_state *t = current_thread;
-    if (t && t->in_handler) {
+    if (unwind_busy()) {
         if (old)
             sigfillset(old);
         return 0;
     }
     agent_resolve_sigprocmask();
-    return real_sigprocmask(how, set, old);
+    sigset_t actual;
+    if (set) {
+        dump_signal_filter(how, set, &actual);
+        set = &actual;
+    }
+    int ret = real_sigprocmask(how, set, old);
+    if (!ret && old)
+        dump_signal_present(old);
+    return ret;
+}
+
+AGENT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+    static __typeof__(&pthread_sigmask) real;
+    if (!real)
+        real = REAL(pthread_sigmask);
+    sigset_t actual;
+    if (set) {
+        dump_signal_filter(how, set, &actual);
+        set = &actual;
+    }
+    int err = real(how, set, old);
+    if (!err && old)
+        dump_signal_present(old);
+    return err;
+}
+
+/* --- signal handlers ------------------------------------------------------ */
+
+int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
+{
+    static __typeof__(&sigaction) real;
+    if (!real)
+        real = REAL(sigaction);
+    return real(signo, sa, old);
+}
+
+AGENT_EXPORT int sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
+{
+    int ret = agent_sigaction(signo, sa, old);
+    if (!ret && sa)
+        dump_signal_program_handles(signo, 1);
+    return ret;
+}
+
+AGENT_EXPORT sighandler_t signal(int signo, sighandler_t handler)
+{
+    sighandler_t old = REAL(signal)(signo, handler);
+    if (old != SIG_ERR)
+        dump_signal_program_handles(signo, 1);
+    return old;
+}
+
+/* --- starting other programs without exec in this process ----------------- */
+
+#define AROUND_NEW_PROGRAM(type, call)          \
+    do {                                        \
+        dump_signal_before_new_program();       \
+        type ret_ = (call);                     \
+        int errno_ = errno;                     \
+        dump_signal_after_new_program();        \
+        errno = errno_;                         \
+        return ret_;                            \
+    } while (0)
+
+AGENT_EXPORT int posix_spawn(pid_t *pid, const char *path,
+                             const posix_spawn_file_actions_t *actions,
+                             const posix_spawnattr_t *attr, char *const argv[],
+                             char *const envp[])
+{
+    AROUND_NEW_PROGRAM(int, REAL(posix_spawn)(pid, path, actions, attr, argv, envp));
+}
+
+AGENT_EXPORT int posix_spawnp(pid_t *pid, const char *file,
+                              const posix_spawn_file_actions_t *actions,
+                              const posix_spawnattr_t *attr, char *const argv[],
+                              char *const envp[])
+{
+    AROUND_NEW_PROGRAM(int, REAL(posix_spawnp)(pid, file, actions, attr, argv, envp));
+}
+
+AGENT_EXPORT int system(const char *command)
+{
+    AROUND_NEW_PROGRAM(int, REAL(system)(command));
+}
+
+AGENT_EXPORT FILE *popen(const char *command, const char *type)
+{
+    AROUND_NEW_PROGRAM(FILE *, REAL(popen)(command, type));
 }
 
 /* --- exit without destructors ------------------------------------------- */

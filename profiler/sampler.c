@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent.h"
+#include "dump_signal.h"
 #include "log.h"
 #include "modules.h"
 #include "threads.h"
@@ -57,7 +59,13 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
     int saved_errno = errno;
     struct thread_state *t = current_thread;
     if (t && !t->in_handler && atomic_load_explicit(&sampling_active, memory_order_relaxed)) {
+        if (unwind_busy()) { /* landed inside an unwind of this thread */
+            atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
+            errno = saved_errno;
+            return;
+        }
         t->in_handler = 1;
+        dump_signal_fix_interrupted_mask(context);
         take_sample(t, context);
         t->in_handler = 0;
     }
@@ -67,7 +75,7 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
 static int signal_is_free(int signo)
 {
     struct sigaction old;
-    if (sigaction(signo, NULL, &old))
+    if (agent_sigaction(signo, NULL, &old))
         return 0;
     return !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
 }
@@ -95,7 +103,7 @@ int sampler_install(void)
     sa.sa_sigaction = on_sample_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigfillset(&sa.sa_mask);
-    if (sigaction(signo, &sa, NULL))
+    if (agent_sigaction(signo, &sa, NULL))
         return -1;
     return signo;
 }

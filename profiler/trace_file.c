@@ -62,6 +62,22 @@ static void write_header(uint8_t header[STOKE_FILE_HEADER_LEN])
     header[11] = STOKE_FORMAT_MINOR >> 8;
 }
 
+/* Compression context, identity and header of a freshly created file. */
+static int start_file(struct trace_file *f)
+{
+    struct stat st;
+    uint8_t header[STOKE_FILE_HEADER_LEN];
+    write_header(header);
+    f->cctx = ZSTD_createCCtx();
+    if (!f->cctx || fstat(f->fd, &st) || write_all(f->fd, header, sizeof header))
+        return -1;
+    ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_compressionLevel, COMPRESSION_LEVEL);
+    f->dev = st.st_dev;
+    f->ino = st.st_ino;
+    return 0;
+}
+
+
 int trace_file_open(struct trace_file *f, const char *dir, const char *comm, pid_t pid)
 {
     memset(f, 0, sizeof *f);
@@ -71,19 +87,34 @@ int trace_file_open(struct trace_file *f, const char *dir, const char *comm, pid
         f->fd = -1;
         return -1;
     }
-    struct stat st;
-    uint8_t header[STOKE_FILE_HEADER_LEN];
-    write_header(header);
-    f->cctx = ZSTD_createCCtx();
-    if (!f->cctx || fstat(f->fd, &st) || write_all(f->fd, header, sizeof header)) {
+    if (start_file(f)) {
         agent_log("cannot write %s: %s; pid %d runs unprofiled", f->path, strerror(errno),
                   (int)pid);
         trace_file_close(f);
         return -1;
     }
-    ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_compressionLevel, COMPRESSION_LEVEL);
-    f->dev = st.st_dev;
-    f->ino = st.st_ino;
+    return 0;
+}
+
+int trace_file_create(struct trace_file *f, const char *path)
+{
+    memset(f, 0, sizeof *f);
+    if (strlen(path) >= sizeof f->path) {
+        errno = ENAMETOOLONG;
+        f->fd = -1;
+        return -1;
+    }
+    strcpy(f->path, path);
+    f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (f->fd < 0)
+        return -1;
+    if (start_file(f)) {
+        int err = errno;
+        trace_file_close(f);
+        unlink(path);
+        errno = err;
+        return -1;
+    }
     return 0;
 }
 

@@ -25,6 +25,10 @@ struct trace_file {
  * or -1 after telling the user once on stderr. */
 int trace_file_open(struct trace_file *f, const char *dir, const char *comm, pid_t pid);
 
+/* Creates exactly path (O_EXCL|O_NOFOLLOW, 0600) and writes the header.
+ * Returns 0, or -1 with errno set; reports nothing itself. */
+int trace_file_create(struct trace_file *f, const char *path);
+
 /* Compresses len bytes of records as one zstd frame and appends it.
  * Returns 0, or -1 (file closed, error reported once). */
 int trace_file_write_frame(struct trace_file *f, const void *records, size_t len);

@@ -8,19 +8,35 @@
 #define _GNU_SOURCE
 #include "unwind.h"
 
+#include <dlfcn.h>
 #include <libunwind.h>
 #include <string.h>
 
 #include "modules.h"
 #include "stoke_format.h"
 
-/* Exported by libunwind (its ptrace support uses it) but not declared in
- * its public headers: searches an .eh_frame_hdr table for ip. */
-extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip,
-                                              unw_dyn_info_t *di, unw_proc_info_t *pi,
-                                              int need_unwind_info, void *arg);
+/* libunwind, loaded privately: its functions are reached through here. */
+static struct {
+    unw_addr_space_t (*create_addr_space)(unw_accessors_t *, int);
+    int (*set_caching_policy)(unw_addr_space_t, unw_caching_policy_t);
+    int (*init_remote)(unw_cursor_t *, unw_addr_space_t, void *);
+    int (*step)(unw_cursor_t *);
+    int (*get_reg)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
+    /* exported (its ptrace support uses it) but not in its headers:
+     * searches an .eh_frame_hdr table for ip */
+    int (*search_unwind_table)(unw_addr_space_t, unw_word_t, unw_dyn_info_t *,
+                               unw_proc_info_t *, int, void *);
+} lib;
+
+int (*unwind_getcontext)(ucontext_t *);
 
 static unw_addr_space_t address_space;
+static __thread int unwinding __attribute__((tls_model("initial-exec")));
+
+int unwind_busy(void)
+{
+    return unwinding;
+}
 
 static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
                           int need_unwind_info, void *arg)
@@ -36,7 +52,7 @@ static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *p
     di.u.rti.segbase = m.eh_frame_hdr;
     di.u.rti.table_data = m.eh_table;
     di.u.rti.table_len = m.eh_fde_count * 8 / sizeof(unw_word_t);
-    return _Ux86_64_dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
+    return lib.search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
 }
 
 /* libunwind frees table-format unwind info itself; nothing of ours to free. */
@@ -122,28 +138,47 @@ static unw_accessors_t accessors = {
     .get_proc_name = get_proc_name,
 };
 
+static int load_libunwind(void)
+{
+    void *h = dlopen("libunwind-x86_64.so.8", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return -1;
+    lib.create_addr_space = dlsym(h, "_Ux86_64_create_addr_space");
+    lib.set_caching_policy = dlsym(h, "_Ux86_64_set_caching_policy");
+    lib.init_remote = dlsym(h, "_Ux86_64_init_remote");
+    lib.step = dlsym(h, "_Ux86_64_step");
+    lib.get_reg = dlsym(h, "_Ux86_64_get_reg");
+    lib.search_unwind_table = dlsym(h, "_Ux86_64_dwarf_search_unwind_table");
+    unwind_getcontext = dlsym(h, "_Ux86_64_getcontext");
+    return lib.create_addr_space && lib.set_caching_policy && lib.init_remote && lib.step &&
+                   lib.get_reg && lib.search_unwind_table && unwind_getcontext
+               ? 0
+               : -1;
+}
+
 int unwind_init(void)
 {
-    address_space = unw_create_addr_space(&accessors, 0);
+    if (load_libunwind())
+        return -1;
+    address_space = lib.create_addr_space(&accessors, 0);
     if (!address_space)
         return -1;
-    unw_set_caching_policy(address_space, UNW_CACHE_PER_THREAD);
+    lib.set_caching_policy(address_space, UNW_CACHE_PER_THREAD);
     return 0;
 }
 
-uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
-                      uint32_t *flags)
+static uint32_t walk(const struct unwind_start *s, uint64_t *frames, uint32_t max,
+                     uint32_t *flags)
 {
     uint32_t n = 0;
-    *flags = 0;
     frames[n++] = s->regs[UNW_X86_64_RIP];
     unw_cursor_t cursor;
-    if (unw_init_remote(&cursor, address_space, (void *)s) < 0) {
+    if (lib.init_remote(&cursor, address_space, (void *)s) < 0) {
         *flags = STOKE_STACK_PARTIAL;
         return n;
     }
     for (;;) {
-        int step = unw_step(&cursor);
+        int step = lib.step(&cursor);
         if (step <= 0) {
             if (step < 0)
                 *flags |= STOKE_STACK_PARTIAL;
@@ -154,8 +189,20 @@ uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t m
             return n;
         }
         unw_word_t ip;
-        if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0)
+        if (lib.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0)
             return n;
         frames[n++] = ip;
     }
+}
+
+uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
+                      uint32_t *flags)
+{
+    *flags = 0;
+    if (unwinding)
+        return 0;
+    unwinding = 1;
+    uint32_t n = walk(s, frames, max, flags);
+    unwinding = 0;
+    return n;
 }

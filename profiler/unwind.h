@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <ucontext.h>
 
-/* Creates the address space. Normal context, once. Returns 0 or -1. */
+/* Loads libunwind privately and creates the address space. Normal
+ * context, once. Returns 0 or -1. */
 int unwind_init(void);
 
 /* Where to unwind from: registers (DWARF numbering, 0..16 = rax..rip; a
@@ -26,13 +27,25 @@ struct unwind_start {
     const uint8_t *copy;
 };
 
+/* Captures the caller's own registers (libunwind's getcontext): call it
+ * directly from the function whose stack is to be walked. */
+extern int (*unwind_getcontext)(ucontext_t *);
+
 /* Fills the start registers from a signal's ucontext. */
 void unwind_start_from_ucontext(struct unwind_start *s, const ucontext_t *uc);
 
 /* Fills frames[0..max) leaf first with the starting IP and the return
  * addresses above it; returns how many. *flags gets STOKE_STACK_* bits.
- * Async-signal-safe; never reads outside the stack and module segments. */
+ * Async-signal-safe; never reads outside the stack and module segments.
+ * Not reentrant on one thread: a call while the thread is already inside
+ * (a signal landing in the middle of an unwind) returns 0. */
 uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
                       uint32_t *flags);
+
+/* 1 while the calling thread is inside unwind_stack. libunwind then only
+ * takes its own locks, and the sigprocmask calls around them may be skipped
+ * (see interpose.c): a signal arriving meanwhile returns from the sampling
+ * handler at once instead of unwinding, so it cannot deadlock on them. */
+int unwind_busy(void);
 
 #endif

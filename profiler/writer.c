@@ -19,6 +19,12 @@
 
 #include "agent.h"
 #include "blocked_sampler.h"
+#include "dump_signal.h"
+#include "heap.h"
+#include "heap_snapshot.h"
+#include "log.h"
+#include "process_records.h"
+#include "procfs.h"
 #include "modules.h"
 #include "records.h"
 #include "stack_intern.h"
@@ -39,6 +45,19 @@ static uint64_t start_ns, last_flush_ns;
 static uint64_t exited_samples, exited_lost, exited_handler_ns;
 static uint32_t threads_seen;
 static uint64_t blocked_tick_ns; /* wall clock: period of blocked samples, else 0 */
+static struct process_description process;
+static char output_dir[4096];
+static int heap_peak;
+static int64_t peak_written;
+
+/* A heap snapshot asked for through the API, served by the writer. */
+struct dump_request {
+    const char *path;
+    int pending, done, result, error;
+    char written[4096];
+};
+static struct dump_request *api_request;
+static pthread_cond_t dump_done;
 
 static pthread_t writer_thread;
 static int writer_running, stop_requested;
@@ -59,63 +78,11 @@ static uint64_t since_start_us(uint64_t ns)
 
 /* --- records ------------------------------------------------------------ */
 
-static void read_small_file(const char *path, char *buf, size_t cap, size_t *len)
-{
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    ssize_t n;
-    while (*len < cap && (n = read(fd, buf + *len, cap - *len)) > 0)
-        *len += (size_t)n;
-    close(fd);
-}
-
-static void emit_process(const struct writer_process *p, const char *comm)
-{
-    char exe[4096] = "", cmdline[4096];
-    size_t cmdline_len;
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    read_small_file("/proc/self/cmdline", cmdline, sizeof cmdline, &cmdline_len);
-    if (cmdline_len && !cmdline[cmdline_len - 1])
-        cmdline_len--;
-    struct timespec real;
-    clock_gettime(CLOCK_REALTIME, &real);
-    records_begin(&recs, STOKE_REC_PROCESS);
-    records_u(&recs, (uint64_t)getpid());
-    records_u(&recs, (uint64_t)getppid());
-    records_u(&recs, (uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec);
-    records_u(&recs, start_ns);
-    records_u(&recs, (uint64_t)p->clock);
-    records_u(&recs, (uint64_t)p->engine);
-    records_u(&recs, p->hz);
-    records_u(&recs, p->period_ns);
-    records_str(&recs, comm);
-    records_str(&recs, exe);
-    records_bytes(&recs, cmdline, cmdline_len);
-    records_end(&recs);
-}
-
 static void emit_note(const char *text)
 {
     records_begin(&recs, STOKE_REC_NOTE);
     records_u(&recs, 1);
     records_str(&recs, text);
-    records_end(&recs);
-}
-
-static void emit_map(void *arg, uint32_t id, uintptr_t lo, uintptr_t hi, uintptr_t bias,
-                     const uint8_t *build_id, uint32_t build_id_len, const char *path)
-{
-    records_begin(&recs, STOKE_REC_MAP);
-    records_u(&recs, id);
-    records_u(&recs, lo);
-    records_u(&recs, hi);
-    records_u(&recs, bias);
-    records_bytes(&recs, build_id, build_id_len);
-    records_str(&recs, path);
-    records_u(&recs, since_start_us(monotonic_ns()));
     records_end(&recs);
 }
 
@@ -133,7 +100,7 @@ static void emit_module_changes(void)
     }
     if (any)
         stack_intern_forget(&stacks); /* the same addresses may now be other code */
-    last_module_id = modules_visit_new(last_module_id, emit_map, NULL);
+    last_module_id = records_new_maps(&recs, last_module_id, since_start_us(monotonic_ns()));
 }
 
 static void emit_thread(const struct thread_state *t)
@@ -147,26 +114,10 @@ static void emit_thread(const struct thread_state *t)
 
 static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t flags)
 {
-    records_begin(&recs, STOKE_REC_STACK);
-    records_u(&recs, id);
-    records_u(&recs, flags);
-    records_u(&recs, n);
-    uint32_t prev_module = UINT32_MAX;
-    uint64_t prev_offset = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        struct module_view m;
-        uint32_t module = STOKE_MODULE_NONE;
-        uint64_t offset = frames[i];
-        if (!modules_find(frames[i], &m)) {
-            module = m.id;
-            offset = frames[i] - m.bias;
-        }
-        records_u(&recs, module);
-        records_s(&recs, module == prev_module ? (int64_t)(offset - prev_offset) : (int64_t)offset);
-        prev_module = module;
-        prev_offset = offset;
-    }
-    records_end(&recs);
+    uint32_t modules[STOKE_MAX_FRAMES];
+    uint64_t offsets[STOKE_MAX_FRAMES];
+    resolve_frames(frames, n, modules, offsets);
+    records_stack(&recs, id, flags, n, modules, offsets);
 }
 
 /* --- draining ----------------------------------------------------------- */
@@ -261,10 +212,45 @@ static void flush(void)
     last_flush_ns = monotonic_ns();
 }
 
+static int snapshot(const char *path, int trigger, char *written, size_t cap)
+{
+    int ret = heap_snapshot_write(&process, output_dir, path, trigger, written, cap);
+    if (ret)
+        agent_log("cannot write a heap snapshot in %s: %s", path ? path : output_dir,
+                  strerror(errno));
+    else if (trigger != STOKE_HEAP_PEAK)
+        agent_log("heap snapshot written to %s", written);
+    return ret;
+}
+
+/* Requests by signal and by the API, and the peak snapshot. */
+static void serve_heap(void)
+{
+    char written[4096];
+    if (!heap_tracking())
+        return;
+    for (int n = dump_signal_take_requests(); n > 0; n--)
+        snapshot(NULL, STOKE_HEAP_SIGNAL, written, sizeof written);
+    if (api_request && api_request->pending) {
+        struct dump_request *r = api_request;
+        r->pending = 0;
+        r->result = snapshot(r->path, STOKE_HEAP_API, r->written, sizeof r->written);
+        r->error = errno;
+        r->done = 1;
+        pthread_cond_broadcast(&dump_done);
+    }
+    struct heap_totals totals;
+    heap_read_totals(&totals);
+    if (heap_peak && totals.live_bytes > peak_written + peak_written / 16 &&
+        !snapshot(NULL, STOKE_HEAP_PEAK, written, sizeof written))
+        peak_written = totals.live_bytes;
+}
+
 static void cycle(void)
 {
     modules_refresh();
     emit_module_changes();
+    serve_heap();
     threads_for_each(drain_thread, NULL);
     if (recs.len >= FLUSH_BYTES || monotonic_ns() - last_flush_ns >= FLUSH_NS)
         flush();
@@ -286,13 +272,9 @@ static void add_live(struct thread_state *t, void *arg)
 static void refresh_thread_name(struct thread_state *t, void *arg)
 {
     char path[64], name[sizeof t->name];
-    size_t len;
     snprintf(path, sizeof path, "/proc/self/task/%d/comm", (int)t->tid);
-    read_small_file(path, name, sizeof name - 1, &len);
-    while (len && name[len - 1] == '\n')
-        len--;
-    name[len] = 0;
-    if (len && strcmp(name, t->name)) {
+    procfs_read_line(path, name, sizeof name);
+    if (name[0] && strcmp(name, t->name)) {
         memcpy(t->name, name, sizeof name);
         emit_thread(t);
     }
@@ -324,6 +306,8 @@ static void wait_until(uint64_t deadline_ns)
 
 static void *writer_main(void *arg)
 {
+    heap_ignore_this_thread();
+    dump_signal_receive_on_this_thread();
     pthread_mutex_lock(&state_lock);
     uint64_t next_cycle = monotonic_ns(), next_tick = next_cycle;
     while (!stop_requested) {
@@ -340,6 +324,10 @@ static void *writer_main(void *arg)
         wait_until(blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
     }
     cycle();
+    if (heap_tracking()) {
+        char written[4096];
+        snapshot(NULL, STOKE_HEAP_EXIT, written, sizeof written);
+    }
     threads_for_each(refresh_thread_name, NULL);
     emit_end();
     flush();
@@ -348,51 +336,40 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static void init_wake(void)
+static void init_conditions(void)
 {
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&wake, &attr);
+    pthread_cond_init(&dump_done, &attr);
     pthread_condattr_destroy(&attr);
-}
-
-static void comm_for_file_name(char *out, size_t cap)
-{
-    char comm[64];
-    size_t len;
-    read_small_file("/proc/self/comm", comm, sizeof comm - 1, &len);
-    while (len && (comm[len - 1] == '\n' || comm[len - 1] == 0))
-        len--;
-    comm[len] = 0;
-    size_t j = 0;
-    for (size_t i = 0; comm[i] && j + 1 < cap; i++) {
-        char c = comm[i];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '.' || c == '_' || c == '-';
-        out[j++] = ok ? c : '_';
-    }
-    if (!j)
-        out[j++] = '_';
-    out[j] = 0;
 }
 
 int writer_start(const struct writer_process *p)
 {
-    char comm[64];
-    comm_for_file_name(comm, sizeof comm);
     start_ns = last_flush_ns = monotonic_ns();
+    process.clock = p->clock;
+    process.engine = p->engine;
+    process.hz = p->hz;
+    process.period_ns = p->period_ns;
+    process.start_ns = start_ns;
+    process_read_comm(&process);
+    snprintf(output_dir, sizeof output_dir, "%s", p->output_dir);
+    heap_peak = p->heap_peak;
+    peak_written = 0;
+    api_request = NULL;
     last_module_id = 0;
     exited_samples = exited_lost = exited_handler_ns = 0;
     threads_seen = 0;
     stop_requested = 0;
     blocked_tick_ns = p->clock == STOKE_CLOCK_WALL ? p->period_ns : 0;
-    if (trace_file_open(&file, p->output_dir, comm, getpid()))
+    if (trace_file_open(&file, p->output_dir, process.comm, getpid()))
         return -1;
-    emit_process(p, comm);
+    records_process(&recs, &process);
     if (p->note)
         emit_note(p->note);
-    init_wake();
+    init_conditions();
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -419,6 +396,35 @@ void writer_stop(void)
     writer_running = 0;
 }
 
+int writer_heap_dump(const char *path, char *written, size_t cap)
+{
+    if (!writer_running || !heap_tracking()) {
+        errno = ENOTSUP;
+        return -1;
+    }
+    struct dump_request request = {.path = path, .pending = 1};
+    pthread_mutex_lock(&state_lock);
+    while (api_request) /* one at a time; the others queue here */
+        pthread_cond_wait(&dump_done, &state_lock);
+    api_request = &request;
+    pthread_cond_signal(&wake);
+    while (!request.done && !stop_requested)
+        pthread_cond_wait(&dump_done, &state_lock);
+    api_request = NULL;
+    pthread_cond_broadcast(&dump_done);
+    pthread_mutex_unlock(&state_lock);
+    if (!request.done) {
+        errno = ECANCELED;
+        return -1;
+    }
+    if (request.result) {
+        errno = request.error;
+        return -1;
+    }
+    snprintf(written, cap, "%s", request.written);
+    return 0;
+}
+
 void writer_fork_prepare(void)
 {
     pthread_mutex_lock(&state_lock);
@@ -438,4 +444,6 @@ void writer_fork_child(void)
     records_clear(&recs);
     stack_intern_free(&stacks);
     batch.n = 0;
+    api_request = NULL;
+    heap_snapshot_reset();
 }

@@ -17,6 +17,7 @@ struct writer_process {
     uint32_t hz;
     uint64_t period_ns;
     const char *note;     /* for the user, or NULL */
+    int heap_peak;        /* keep a snapshot of the highest live heap */
 };
 
 /* Opens this process's trace, writes its PROCESS record and starts the
@@ -26,6 +27,11 @@ int writer_start(const struct writer_process *p);
 /* Drains what is left, writes the END record, closes the trace and joins
  * the thread. Timers must be stopped first. */
 void writer_stop(void);
+
+/* Asks the writer for a heap snapshot (to path, or the usual name when
+ * NULL) and waits for it. Returns 0 with the path in written, or -1 with
+ * errno set (ENOTSUP when no writer runs). Any thread but the writer. */
+int writer_heap_dump(const char *path, char *written, size_t cap);
 
 /* fork: the prepare handler waits until the writer is between cycles; the
  * child forgets the parent's writer (its thread does not exist there). */

@@ -12,4 +12,16 @@
 /* Returns 0, or -1 on a write error (errno set). */
 int stoke_write_html(FILE *out, const struct stoke_profile *p, const char *title);
 
+/* One view of a report with several (a CPU profile and heap snapshots of
+ * one run, one tab per process, ...). */
+struct stoke_html_tab {
+    const char *name;                    /* the tab's label, e.g. "CPU", "heap 2 (exit)" */
+    const struct stoke_profile *profile;
+    int differential;                    /* 1: values 0 and 1 are before and after */
+};
+
+/* Writes several profiles into one HTML file, one tab each. */
+int stoke_write_html_tabs(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+                          const char *title);
+
 #endif

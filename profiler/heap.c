@@ -1,0 +1,241 @@
+/*
+ * heap.c - heap tracking (see heap.h): the per-thread sampling decision,
+ * the weight of a sample, the allocation stack and the running totals.
+ *
+ * Runs inside the program's malloc and free: it must never allocate, and
+ * it guards against recursion (the agent's own code, or a program's signal
+ * handler calling malloc while a hook runs on the same thread). Objects are
+ * counted in 1/1024 units so that weights of large allocations (1.58
+ * objects for a 512 KiB block) do not round away.
+ */
+#define _GNU_SOURCE
+#include "heap.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#include "heap_live.h"
+#include "heap_stacks.h"
+#include "modules.h"
+#include "threads.h"
+#include "unwind.h"
+
+#define OBJECT_UNIT 1024
+#define ALLOC_STACK_FRAMES 64
+
+struct heap_thread {
+    int64_t until_sample; /* bytes left before the next sample */
+    uint64_t rng;
+    int busy;             /* inside a hook already: do not track */
+    int ignored;          /* one of the agent's own threads */
+};
+
+static __thread struct heap_thread self __attribute__((tls_model("initial-exec")));
+
+static _Atomic int tracking;
+static uint64_t interval, seed;
+static uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
+static _Atomic int64_t live_bytes, live_objects_units;
+static _Atomic uint64_t alloc_bytes, alloc_objects_units, untracked;
+
+void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
+{
+    struct module_view m;
+    interval = mean_bytes ? mean_bytes : 1;
+    seed = fixed_seed;
+    if (!modules_find((uintptr_t)&heap_start, &m)) {
+        agent_lo = m.lo;
+        agent_hi = m.hi;
+    }
+    atomic_store(&tracking, 1);
+}
+
+void heap_stop(void)
+{
+    atomic_store(&tracking, 0);
+}
+
+int heap_tracking(void)
+{
+    return atomic_load_explicit(&tracking, memory_order_relaxed);
+}
+
+uint64_t heap_interval(void)
+{
+    return interval;
+}
+
+void heap_ignore_this_thread(void)
+{
+    self.ignored = 1;
+}
+
+/* A uniform random number in (0, 1]. */
+static double uniform(void)
+{
+    if (!self.rng) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        self.rng = seed ? seed : (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)&self;
+        self.rng ^= 0x9e3779b97f4a7c15ull;
+    }
+    self.rng ^= self.rng << 13;
+    self.rng ^= self.rng >> 7;
+    self.rng ^= self.rng << 17;
+    return ((self.rng >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+/* Decides whether an allocation of size bytes is sampled. */
+static int take_sample(size_t size)
+{
+    if (interval == 1)
+        return 1;
+    if (!self.rng)
+        self.until_sample = (int64_t)(-log(uniform()) * (double)interval);
+    self.until_sample -= (int64_t)size;
+    if (self.until_sample > 0)
+        return 0;
+    self.until_sample = (int64_t)(-log(uniform()) * (double)interval);
+    return 1;
+}
+
+static uint32_t capture_stack(uint64_t *frames, uint32_t *flags)
+{
+    struct thread_state *t = current_thread;
+    if (!t)
+        return 0;
+    ucontext_t context;
+    if (!unwind_getcontext || unwind_getcontext(&context))
+        return 0;
+    struct unwind_start from;
+    unwind_start_from_ucontext(&from, &context);
+    from.stack_lo = t->stack_lo;
+    from.stack_hi = t->stack_hi;
+    if (modules_enter())
+        return 0;
+    uint64_t raw[ALLOC_STACK_FRAMES + 8];
+    uint32_t n = unwind_stack(&from, raw, ALLOC_STACK_FRAMES + 8, flags);
+    modules_leave();
+    uint32_t skip = 0;
+    while (skip < n && raw[skip] >= agent_lo && raw[skip] < agent_hi)
+        skip++;
+    uint32_t kept = n - skip > ALLOC_STACK_FRAMES ? ALLOC_STACK_FRAMES : n - skip;
+    if (n - skip > kept)
+        *flags |= STOKE_STACK_TRUNCATED;
+    for (uint32_t i = 0; i < kept; i++)
+        frames[i] = raw[skip + i];
+    return kept;
+}
+
+static void weigh(struct live_allocation *a)
+{
+    if (interval == 1) {
+        a->bytes = a->size;
+        a->objects = OBJECT_UNIT;
+        return;
+    }
+    double probability = -expm1(-(double)a->size / (double)interval);
+    if (probability <= 0)
+        probability = 1.0 / (double)interval;
+    a->bytes = (uint64_t)((double)a->size / probability + 0.5);
+    a->objects = (uint64_t)(OBJECT_UNIT / probability + 0.5);
+}
+
+static void count(struct heap_stack *s, const struct live_allocation *a, int sign)
+{
+    atomic_fetch_add_explicit(&s->live_bytes, sign * (int64_t)a->bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->live_objects, sign * (int64_t)a->objects, memory_order_relaxed);
+    atomic_fetch_add_explicit(&live_bytes, sign * (int64_t)a->bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&live_objects_units, sign * (int64_t)a->objects,
+                              memory_order_relaxed);
+    if (sign < 0)
+        return;
+    atomic_fetch_add_explicit(&s->alloc_bytes, a->bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->alloc_objects, a->objects, memory_order_relaxed);
+    atomic_fetch_add_explicit(&alloc_bytes, a->bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&alloc_objects_units, a->objects, memory_order_relaxed);
+}
+
+static void record(void *p, size_t size)
+{
+    uint64_t frames[ALLOC_STACK_FRAMES];
+    uint32_t flags = 0;
+    uint32_t n = capture_stack(frames, &flags);
+    struct live_allocation a = {.address = (uintptr_t)p, .size = size};
+    weigh(&a);
+    a.stack = heap_stacks_intern(frames, n, flags | STOKE_STACK_CALLERS);
+    if (!a.stack || heap_live_insert(&a)) {
+        atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
+        return;
+    }
+    count(a.stack, &a, 1);
+}
+
+void heap_on_alloc(void *p, size_t size)
+{
+    if (!p || !heap_tracking() || self.busy || self.ignored)
+        return;
+    self.busy = 1;
+    if (take_sample(size))
+        record(p, size);
+    self.busy = 0;
+}
+
+void heap_take(void *p, struct heap_taken *taken)
+{
+    taken->found = 0;
+    if (!p || !heap_tracking() || self.busy || self.ignored)
+        return;
+    self.busy = 1;
+    if (!heap_live_remove((uintptr_t)p, &taken->allocation)) {
+        count(taken->allocation.stack, &taken->allocation, -1);
+        taken->found = 1;
+    }
+    self.busy = 0;
+}
+
+void heap_on_free(void *p)
+{
+    struct heap_taken ignored;
+    heap_take(p, &ignored);
+}
+
+void heap_put_back(const struct heap_taken *taken)
+{
+    if (!taken->found)
+        return;
+    self.busy = 1;
+    if (heap_live_insert(&taken->allocation))
+        atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
+    else
+        count(taken->allocation.stack, &taken->allocation, 1);
+    self.busy = 0;
+}
+
+void heap_read_totals(struct heap_totals *t)
+{
+    t->live_bytes = atomic_load(&live_bytes);
+    t->live_objects = (atomic_load(&live_objects_units) + OBJECT_UNIT / 2) / OBJECT_UNIT;
+    t->alloc_bytes = atomic_load(&alloc_bytes);
+    t->alloc_objects = (atomic_load(&alloc_objects_units) + OBJECT_UNIT / 2) / OBJECT_UNIT;
+    t->untracked = atomic_load(&untracked);
+}
+
+void heap_fork_prepare(void)
+{
+    heap_stacks_fork_prepare();
+    heap_live_fork_prepare();
+}
+
+void heap_fork_parent(void)
+{
+    heap_live_fork_parent();
+    heap_stacks_fork_parent();
+}
+
+void heap_fork_child(void)
+{
+    heap_live_fork_child();
+    heap_stacks_fork_child();
+}

@@ -1,0 +1,56 @@
+/*
+ * heap.h - heap tracking: which allocations are sampled, what each stands
+ * for, and the running totals. The malloc hooks call heap_on_alloc and
+ * heap_on_free; snapshots read the totals and the stack table.
+ *
+ * Sampling is a Poisson process over allocated bytes with a mean of one
+ * sample per `interval` bytes: an allocation of size s is sampled with
+ * probability 1 - exp(-s/interval) and then stands for
+ * s / (1 - exp(-s/interval)) bytes, so estimates are unbiased. An interval
+ * of 1 records every allocation exactly.
+ */
+#ifndef STOKE_AGENT_HEAP_H
+#define STOKE_AGENT_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "heap_live.h"
+
+struct heap_totals {
+    int64_t live_bytes, live_objects;
+    uint64_t alloc_bytes, alloc_objects;
+    uint64_t untracked; /* sampled allocations the tables had no room for */
+};
+
+/* Starts tracking with the given mean sampling interval in bytes. A
+ * non-zero seed makes the sampling of each thread reproducible. */
+void heap_start(uint64_t interval, uint64_t seed);
+void heap_stop(void);
+int heap_tracking(void);
+uint64_t heap_interval(void);
+
+/* Called by the hooks after a successful allocation / before a free. */
+void heap_on_alloc(void *p, size_t size);
+void heap_on_free(void *p);
+
+/* realloc: the old block is taken out before the allocator may reuse its
+ * address, and put back as it was if the allocator fails. */
+struct heap_taken {
+    int found;
+    struct live_allocation allocation;
+};
+void heap_take(void *p, struct heap_taken *taken);
+void heap_put_back(const struct heap_taken *taken);
+
+/* Marks the calling thread as the agent's own: its allocations are not
+ * tracked (the writer's buffers are not the program's heap). */
+void heap_ignore_this_thread(void);
+
+void heap_read_totals(struct heap_totals *t);
+
+void heap_fork_prepare(void);
+void heap_fork_parent(void);
+void heap_fork_child(void);
+
+#endif

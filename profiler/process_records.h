@@ -1,0 +1,36 @@
+/*
+ * process_records.h - encodes the records that describe a process and its
+ * code (PROCESS, MAP, STACK), shared by the CPU trace and heap snapshots so
+ * both say the same thing the same way.
+ */
+#ifndef STOKE_AGENT_PROCESS_RECORDS_H
+#define STOKE_AGENT_PROCESS_RECORDS_H
+
+#include <stdint.h>
+
+#include "records.h"
+
+struct process_description {
+    int clock;            /* enum stoke_clock */
+    int engine;           /* enum stoke_engine */
+    uint32_t hz;
+    uint64_t period_ns;
+    uint64_t start_ns;    /* CLOCK_MONOTONIC at the process's start */
+    char comm[64];        /* command name, safe for a file name */
+};
+
+/* Fills comm from /proc/self/comm, keeping only [A-Za-z0-9._-]. */
+void process_read_comm(struct process_description *d);
+
+void records_process(struct records *r, const struct process_description *d);
+
+/* MAP records for the modules with id > after_id; returns the last id. */
+uint32_t records_new_maps(struct records *r, uint32_t after_id, uint64_t time_us);
+
+/* Module id and offset of each frame (module 0: the address itself). */
+void resolve_frames(const uint64_t *frames, uint32_t n, uint32_t *modules, uint64_t *offsets);
+
+void records_stack(struct records *r, uint32_t id, uint32_t flags, uint32_t n,
+                   const uint32_t *modules, const uint64_t *offsets);
+
+#endif
