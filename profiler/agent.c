@@ -78,20 +78,13 @@ static int start_trace(void)
     return writer_start(&p);
 }
 
-static void stop_thread_timer(struct thread_state *t)
-{
-    timers_stop(t);
-}
-
 /* Stops sampling everywhere and writes the end of the trace. */
-static void finish_trace(void)
+static void finish_trace(int bounded)
 {
     if (!agent_active())
         return;
     sampler_set_active(0);
-    threads_for_each_live(stop_thread_timer);
-    timers_stop_process();
-    writer_stop();
+    writer_stop(bounded);
     heap_stop();
     profiled_pid = 0;
 }
@@ -158,18 +151,31 @@ static void fork_child(void)
 
 void agent_before_exec(void)
 {
-    finish_trace();
+    finish_trace(1);
+}
+
+/* Counts start again in the new trace; every thread is armed again. */
+static void rearm_thread(struct thread_state *t)
+{
+    atomic_store(&t->samples, 0);
+    atomic_store(&t->lost, 0);
+    atomic_store(&t->handler_ns, 0);
+    t->name_sent = 0;
+    if (t != current_thread)
+        timers_start(t);
 }
 
 void agent_after_failed_exec(void)
 {
-    if (!profiled_pid && current_thread)
-        start_process();
+    if (profiled_pid || !current_thread)
+        return;
+    threads_for_each_live(rearm_thread);
+    start_process();
 }
 
 void agent_before_exit(void)
 {
-    finish_trace();
+    finish_trace(1);
 }
 
 AGENT_EXPORT int stoke_sampling_enable(int on)
@@ -187,9 +193,8 @@ AGENT_EXPORT const char *stoke_agent_heap_dump(const char *path)
     return writer_heap_dump(path, written, sizeof written) ? NULL : written;
 }
 
-__attribute__((constructor)) static void agent_init(void)
+static void agent_start(void)
 {
-    agent_resolve_sigprocmask();
     if (config_from_env(&config))
         return;
     if (pthread_key_create(&thread_exit_key, on_thread_exit))
@@ -209,7 +214,19 @@ __attribute__((constructor)) static void agent_init(void)
     start_process();
 }
 
+/* The program must find errno as it would without the agent. */
+__attribute__((constructor)) static void agent_init(void)
+{
+    int saved_errno = errno;
+    agent_resolve_sigprocmask();
+    log_init();
+    agent_start();
+    errno = saved_errno;
+}
+
 __attribute__((destructor)) static void agent_fini(void)
 {
-    finish_trace();
+    int saved_errno = errno;
+    finish_trace(0);
+    errno = saved_errno;
 }

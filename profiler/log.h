@@ -8,4 +8,8 @@
 
 void agent_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Remembers which file stderr is, so that a message is never written into
+ * a file the program opened later on descriptor 2. */
+void log_init(void);
+
 #endif

@@ -327,16 +327,28 @@ void modules_refresh(void)
     pthread_mutex_unlock(&table_lock);
 }
 
-int modules_dlclose(void *handle, int (*real_dlclose)(void *))
+void modules_pause_unwinding(void)
 {
-    pthread_mutex_lock(&table_lock);
     atomic_fetch_add(&unwind_barrier, 1);
     while (atomic_load(&unwinders_in_flight))
         sched_yield();
-    int ret = real_dlclose(handle);
-    rescan_locked();
+}
+
+void modules_resume_unwinding(void)
+{
     atomic_fetch_sub(&unwind_barrier, 1);
+}
+
+/* The table lock is not held across the real dlclose: a constructor that
+ * runs inside dlopen (under the loader's lock) may call dlclose itself. */
+int modules_dlclose(void *handle, int (*real_dlclose)(void *))
+{
+    modules_pause_unwinding();
+    int ret = real_dlclose(handle);
+    pthread_mutex_lock(&table_lock);
+    rescan_locked();
     pthread_mutex_unlock(&table_lock);
+    modules_resume_unwinding();
     return ret;
 }
 
@@ -367,18 +379,23 @@ uint32_t modules_take_removed(uint32_t *ids, uint32_t max)
     return n;
 }
 
+/* No unwind may be running at fork: libunwind's internal lock would be
+ * inherited held by a thread that does not exist in the child. */
 void modules_fork_prepare(void)
 {
     pthread_mutex_lock(&table_lock);
+    modules_pause_unwinding();
 }
 
 void modules_fork_parent(void)
 {
+    modules_resume_unwinding();
     pthread_mutex_unlock(&table_lock);
 }
 
 void modules_fork_child(void)
 {
+    atomic_store(&unwind_barrier, 0);
     /* The child's thread has another id than the lock's owner: re-create. */
     pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
     table_lock = fresh;

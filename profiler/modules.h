@@ -46,6 +46,11 @@ int modules_readable(uintptr_t addr, uintptr_t len);
 int modules_enter(void);
 void modules_leave(void);
 
+/* Stops new unwinds (they count their samples as lost) and waits for the
+ * running ones; and lets them run again. Normal context; nests. */
+void modules_pause_unwinding(void);
+void modules_resume_unwinding(void);
+
 /* The agent's dlclose: waits until no handler reads module memory, then
  * lets the loader unload and rescans. Normal context. */
 int modules_dlclose(void *handle, int (*real_dlclose)(void *));

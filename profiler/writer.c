@@ -30,12 +30,14 @@
 #include "stack_intern.h"
 #include "stoke_format.h"
 #include "threads.h"
+#include "timers.h"
 #include "trace_file.h"
 
 #define CYCLE_NS 20000000ull      /* drain every 20 ms */
 #define FLUSH_NS 1000000000ull    /* a whole frame at least every second */
 #define FLUSH_BYTES (1u << 20)
 #define BATCH_MAX 4096
+#define STOP_WAIT_SECONDS 2     /* _exit and exec may run in a signal handler */
 
 static struct trace_file file;
 static struct records recs;
@@ -60,7 +62,8 @@ static struct dump_request *api_request;
 static pthread_cond_t dump_done;
 
 static pthread_t writer_thread;
-static int writer_running, stop_requested;
+static int writer_running;
+static _Atomic int stop_requested;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;
 
@@ -323,6 +326,8 @@ static void *writer_main(void *arg)
         }
         wait_until(blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
     }
+    threads_for_each_live(timers_stop); /* here, where no state is reclaimed meanwhile */
+    timers_stop_process();
     cycle();
     if (heap_tracking()) {
         char written[4096];
@@ -384,15 +389,20 @@ int writer_start(const struct writer_process *p)
     return 0;
 }
 
-void writer_stop(void)
+void writer_stop(int bounded)
 {
     if (!writer_running)
         return;
-    pthread_mutex_lock(&state_lock);
-    stop_requested = 1;
-    pthread_cond_signal(&wake);
-    pthread_mutex_unlock(&state_lock);
-    pthread_join(writer_thread, NULL);
+    atomic_store(&stop_requested, 1);
+    if (!pthread_mutex_trylock(&state_lock)) { /* else it is working and will see the flag */
+        pthread_cond_signal(&wake);
+        pthread_mutex_unlock(&state_lock);
+    }
+    struct timespec limit;
+    clock_gettime(CLOCK_REALTIME, &limit);
+    limit.tv_sec += STOP_WAIT_SECONDS;
+    if (bounded ? pthread_timedjoin_np(writer_thread, NULL, &limit) : pthread_join(writer_thread, NULL))
+        agent_log("the trace writer did not finish in time; the trace ends at its last frame");
     writer_running = 0;
 }
 

@@ -24,9 +24,11 @@ struct writer_process {
  * thread. Returns 0, or -1 (already reported; the program runs on). */
 int writer_start(const struct writer_process *p);
 
-/* Drains what is left, writes the END record, closes the trace and joins
- * the thread. Timers must be stopped first. */
-void writer_stop(void);
+/* Stops every thread's sampling clock, drains what is left, writes the
+ * END record (and the exit heap snapshot), closes the trace and joins the
+ * thread. bounded: wait at most a few seconds (for _exit and exec, which
+ * may be called from a signal handler that interrupted a lock holder). */
+void writer_stop(int bounded);
 
 /* Asks the writer for a heap snapshot (to path, or the usual name when
  * NULL) and waits for it. Returns 0 with the path in written, or -1 with
