@@ -29,10 +29,13 @@
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "agent.h"
 #include "dump_signal.h"
+#include "sampler.h"
+#include "signal_view.h"
 #include "exec_env.h"
 #include "modules.h"
 #include "unwind.h"
@@ -52,14 +55,14 @@ static void *real_symbol(const char *name)
 struct thread_start {
     void *(*fn)(void *);
     void *arg;
-    int dump_signal_view; /* the creator's view of the dump signal */
+    unsigned signal_view; /* the creator's view of the agent's signals */
 };
 
 static void *start_sampled_thread(void *p)
 {
     struct thread_start start = *(struct thread_start *)p;
     free(p);
-    dump_signal_set_view(start.dump_signal_view);
+    signal_view_set(start.signal_view);
     agent_thread_begin();
     return start.fn(start.arg);
 }
@@ -80,7 +83,7 @@ AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
         return real(thread, attr, fn, arg);
     start->fn = fn;
     start->arg = arg;
-    start->dump_signal_view = dump_signal_view();
+    start->signal_view = signal_view_get();
     int err = real(thread, attr, start_sampled_thread, start);
     if (err)
         free(start);
@@ -106,10 +109,10 @@ AGENT_EXPORT int dlclose(void *handle)
 #define AROUND_EXEC(call)                       \
     do {                                        \
         agent_before_exec();                    \
-        dump_signal_before_new_program();       \
+        signal_view_before_new_program();       \
         int ret_ = (call);                      \
         int errno_ = errno;                     \
-        dump_signal_after_new_program();        \
+        signal_view_after_new_program();        \
         agent_after_failed_exec();              \
         errno = errno_;                         \
         return ret_;                            \
@@ -222,12 +225,12 @@ AGENT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
     agent_resolve_sigprocmask();
     sigset_t actual;
     if (set) {
-        dump_signal_filter(how, set, &actual);
+        signal_view_filter(how, set, &actual);
         set = &actual;
     }
     int ret = real_sigprocmask(how, set, old);
     if (!ret && old)
-        dump_signal_present(old);
+        signal_view_present(old);
     return ret;
 }
 
@@ -238,12 +241,12 @@ AGENT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
         real = REAL(pthread_sigmask);
     sigset_t actual;
     if (set) {
-        dump_signal_filter(how, set, &actual);
+        signal_view_filter(how, set, &actual);
         set = &actual;
     }
     int err = real(how, set, old);
     if (!err && old)
-        dump_signal_present(old);
+        signal_view_present(old);
     return err;
 }
 
@@ -259,28 +262,35 @@ int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old
 
 AGENT_EXPORT int sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
 {
-    int ret = agent_sigaction(signo, sa, old);
+    int ret;
+    if (sampler_program_sigaction(signo, sa, old, &ret))
+        return ret;
+    ret = agent_sigaction(signo, sa, old);
     if (!ret && sa)
-        dump_signal_program_handles(signo, 1);
+        dump_signal_program_handles(signo);
     return ret;
 }
 
+/* signal() as glibc defines it: BSD semantics, through sigaction. */
 AGENT_EXPORT sighandler_t signal(int signo, sighandler_t handler)
 {
-    sighandler_t old = REAL(signal)(signo, handler);
-    if (old != SIG_ERR)
-        dump_signal_program_handles(signo, 1);
-    return old;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, signo);
+    return sigaction(signo, &sa, &old) ? SIG_ERR : old.sa_handler;
 }
 
 /* --- starting other programs without exec in this process ----------------- */
 
 #define AROUND_NEW_PROGRAM(type, call)          \
     do {                                        \
-        dump_signal_before_new_program();       \
+        signal_view_before_new_program();       \
         type ret_ = (call);                     \
         int errno_ = errno;                     \
-        dump_signal_after_new_program();        \
+        signal_view_after_new_program();        \
         errno = errno_;                         \
         return ret_;                            \
     } while (0)

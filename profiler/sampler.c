@@ -18,12 +18,19 @@
 #include "agent.h"
 #include "dump_signal.h"
 #include "log.h"
+#include "signal_view.h"
 #include "modules.h"
 #include "threads.h"
 #include "timers.h"
 #include "unwind.h"
 
 static _Atomic int sampling_active;
+static int sample_signo;
+
+/* The program's disposition for the sampling signal, double-buffered so the
+ * handler always reads a whole one. */
+static struct sigaction program_actions[2];
+static _Atomic int program_action_index;
 
 static uint64_t monotonic_ns(void)
 {
@@ -54,10 +61,52 @@ static void take_sample(struct thread_state *t, const ucontext_t *uc)
     atomic_fetch_add_explicit(&t->handler_ns, monotonic_ns() - start, memory_order_relaxed);
 }
 
+/* What the kernel would have done with a signal that is not stoke's. */
+static void forward_to_program(int signo, siginfo_t *info, void *context)
+{
+    const struct sigaction *a = &program_actions[atomic_load(&program_action_index)];
+    if (a->sa_flags & SA_SIGINFO) {
+        a->sa_sigaction(signo, info, context);
+    } else if (a->sa_handler == SIG_DFL) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        agent_sigaction(signo, &dfl, NULL); /* its default action: terminate */
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, signo);
+        signal_real_mask(SIG_UNBLOCK, &one, NULL);
+        raise(signo);
+    } else if (a->sa_handler != SIG_IGN) {
+        a->sa_handler(signo);
+    }
+}
+
+int sampler_program_sigaction(int signo, const struct sigaction *sa, struct sigaction *old,
+                              int *ret)
+{
+    if (!sample_signo || signo != sample_signo)
+        return 0;
+    int current = atomic_load(&program_action_index);
+    if (old)
+        *old = program_actions[current];
+    if (sa) {
+        program_actions[!current] = *sa;
+        atomic_store(&program_action_index, !current);
+    }
+    *ret = 0;
+    return 1;
+}
+
 static void on_sample_signal(int signo, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
     struct thread_state *t = current_thread;
+    if (!timers_signal_is_ours(info)) {
+        forward_to_program(signo, info, context);
+        errno = saved_errno;
+        return;
+    }
     if (t && !t->in_handler && atomic_load_explicit(&sampling_active, memory_order_relaxed)) {
         if (unwind_busy()) { /* landed inside an unwind of this thread */
             atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
@@ -105,6 +154,9 @@ int sampler_install(void)
     sigfillset(&sa.sa_mask);
     if (agent_sigaction(signo, &sa, NULL))
         return -1;
+    program_actions[0].sa_handler = SIG_DFL;
+    sample_signo = signo;
+    signal_view_own_unblocked(signo);
     return signo;
 }
 

@@ -5,11 +5,21 @@
 #ifndef STOKE_AGENT_SAMPLER_H
 #define STOKE_AGENT_SAMPLER_H
 
+#include <signal.h>
+
 /* Installs the handler for a free signal: SIGPROF unless the program already
  * handles it, else a free real-time signal. Returns the signal, or -1. */
 int sampler_install(void);
 
 /* Turns sampling on or off for the whole process; returns the old state. */
 int sampler_set_active(int on);
+
+/* The program's sigaction for the sampling signal: stoke's handler stays
+ * installed, the program's disposition is remembered, reported back, and
+ * applied to the signals that are not stoke's (from kill, or the program's
+ * own timers). Returns 1 when signo is the sampling signal (then *ret is
+ * the result), 0 otherwise. */
+int sampler_program_sigaction(int signo, const struct sigaction *sa, struct sigaction *old,
+                              int *ret);
 
 #endif

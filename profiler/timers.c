@@ -173,6 +173,22 @@ void timers_on_sample(struct thread_state *t)
     ioctl(t->timer.perf_fd, PERF_EVENT_IOC_PERIOD, &period);
 }
 
+/* By the kind of sender only, not by descriptor or timer id: a signal of
+ * a clock stopped a moment ago must still count as stoke's, never reach a
+ * program that left the signal's default action (terminate). */
+int timers_signal_is_ours(const siginfo_t *info)
+{
+    switch (engine) {
+    case STOKE_ENGINE_PERF_TASK_CLOCK:
+        return info->si_code == POLL_IN || info->si_code == POLL_HUP;
+    case STOKE_ENGINE_POSIX_THREAD_CPU:
+        return info->si_code == SI_TIMER;
+    case STOKE_ENGINE_SETITIMER:
+        return info->si_code == SI_KERNEL;
+    }
+    return 0;
+}
+
 void timers_forget(struct thread_state *t)
 {
     int fd = atomic_exchange(&t->timer.perf_fd, -1);

@@ -12,6 +12,7 @@
 #ifndef STOKE_AGENT_TIMERS_H
 #define STOKE_AGENT_TIMERS_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "threads.h"
@@ -31,6 +32,9 @@ void timers_stop_process(void);
 
 /* Handler: called on each sample; finishes the randomized first period. */
 void timers_on_sample(struct thread_state *t);
+
+/* Handler: 1 when the signal came from stoke's sampling clocks. */
+int timers_signal_is_ours(const siginfo_t *info);
 
 /* fork child: drops the parent's timer handles without touching them. */
 void timers_forget(struct thread_state *t);
