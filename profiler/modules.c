@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stddef.h>
+#include <time.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,15 @@ static unsigned long long seen_adds, seen_subs;
 
 static uint32_t removed[MAX_REMOVED];
 static uint32_t nremoved;
+
+/* Recently unloaded modules, so the writer can still name samples taken
+ * just before a dlclose (it drains up to a cycle later). */
+#define GRAVEYARD 64
+static struct {
+    struct module_view v;
+    uint64_t removed_ns;
+} graveyard[GRAVEYARD];
+static uint32_t graveyard_next;
 
 static _Atomic int unwind_barrier;
 static _Atomic int unwinders_in_flight;
@@ -248,10 +258,20 @@ static int compare_lo(const void *a, const void *b)
     return x->v.lo < y->v.lo ? -1 : x->v.lo > y->v.lo;
 }
 
-static void note_removed(uint32_t id)
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void note_removed(const struct module_view *v)
 {
     if (nremoved < MAX_REMOVED)
-        removed[nremoved++] = id;
+        removed[nremoved++] = v->id;
+    graveyard[graveyard_next % GRAVEYARD].v = *v;
+    graveyard[graveyard_next % GRAVEYARD].removed_ns = monotonic_ns();
+    graveyard_next++;
 }
 
 /* Merges a fresh scan into the table: kept modules keep their ids, new
@@ -272,7 +292,7 @@ static void merge_scan(struct scan *s)
         for (uint32_t i = 0; i < s->count && !kept; i++)
             kept = s->found[i].v.id == table[j].v.id;
         if (!kept)
-            note_removed(table[j].v.id);
+            note_removed(&table[j].v);
     }
     qsort(s->found, s->count, sizeof s->found[0], compare_lo);
 
@@ -350,6 +370,21 @@ int modules_dlclose(void *handle, int (*real_dlclose)(void *))
     pthread_mutex_unlock(&table_lock);
     modules_resume_unwinding();
     return ret;
+}
+
+int modules_find_at(uintptr_t addr, uint64_t when_ns, struct module_view *out)
+{
+    pthread_mutex_lock(&table_lock);
+    int found = -1;
+    for (uint32_t i = 0; i < GRAVEYARD && i < graveyard_next && found; i++) {
+        const struct module_view *v = &graveyard[i].v;
+        if (graveyard[i].removed_ns > when_ns && v->lo <= addr && addr < v->hi) {
+            *out = *v;
+            found = 0;
+        }
+    }
+    pthread_mutex_unlock(&table_lock);
+    return found ? modules_find(addr, out) : 0;
 }
 
 uint32_t modules_visit_new(uint32_t after_id, module_visit_fn fn, void *arg)

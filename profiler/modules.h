@@ -40,6 +40,10 @@ void modules_refresh(void);
 int modules_find(uintptr_t addr, struct module_view *out);
 int modules_readable(uintptr_t addr, uintptr_t len);
 
+/* Writer side: the module that held addr at time when_ns (CLOCK_MONOTONIC),
+ * also if it was unloaded since. Normal context. */
+int modules_find_at(uintptr_t addr, uint64_t when_ns, struct module_view *out);
+
 /* Brackets the handler's use of module memory. modules_enter returns 0 when
  * unwinding is allowed, -1 while a dlclose is unmapping code (then skip the
  * sample, and do not call modules_leave). */

@@ -72,6 +72,7 @@ static int start_file(struct trace_file *f)
     if (!f->cctx || fstat(f->fd, &st) || write_all(f->fd, header, sizeof header))
         return -1;
     ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_compressionLevel, COMPRESSION_LEVEL);
+    ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_checksumFlag, 1); /* damage is detected, not read */
     f->dev = st.st_dev;
     f->ino = st.st_ino;
     return 0;

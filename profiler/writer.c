@@ -115,11 +115,12 @@ static void emit_thread(const struct thread_state *t)
     records_end(&recs);
 }
 
-static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t flags)
+static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t flags,
+                       uint64_t time_ns)
 {
     uint32_t modules[STOKE_MAX_FRAMES];
     uint64_t offsets[STOKE_MAX_FRAMES];
-    resolve_frames(frames, n, modules, offsets);
+    resolve_frames_at(frames, n, time_ns, modules, offsets);
     records_stack(&recs, id, flags, n, modules, offsets);
 }
 
@@ -171,7 +172,7 @@ static void add_sample(pid_t tid, uint64_t time_ns, const uint64_t *frames, uint
     if (id == UINT32_MAX)
         return;
     if (is_new)
-        emit_stack(id, frames, n, flags);
+        emit_stack(id, frames, n, flags, time_ns);
     batch.ids[batch.n] = id;
     batch.times_ns[batch.n] = time_ns;
     if (++batch.n == BATCH_MAX)

@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""test_bad_input.py - every kind of bad input gets a clear message on
+stderr (lines starting "stoke: ", the one at fault naming the file or
+command) and the documented exit status; nothing crashes:
+
+  missing_command    a command that does not exist: 127, nothing created
+  not_executable     a file without execute permission, a directory: 126
+  static_binary      a statically linked program: a warning that the agent
+                     cannot be preloaded; it still runs, with its status
+  setuid_binary      a program setuid to another user: the same (as root)
+  unwritable_output  -o under a regular file: 1, and the command not run
+  empty_trace        an empty .stoke file: 1
+  foreign_trace      files that are not traces: 1; in a directory with a
+                     good trace they are skipped and the good one reports
+  truncated_trace    a real trace cut in the middle of its last compressed
+                     frame: reports everything before the cut, and says how
+                     many bytes were lost
+  corrupted_trace    a real trace with bytes flipped: a message, and never a
+                     sample that was not recorded (no invented stacks or
+                     counts)
+  newer_version      a trace of a newer major format: 1, saying to upgrade;
+                     a newer minor version still reads
+
+usage: test_bad_input.py CASE
+"""
+import os
+import shutil
+import stat
+
+from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, describe, expect, fresh_dir, main,
+                         program, record, record_ok, run, text, traces_in)
+
+HELLO_LINE = b"hello from a program stoke cannot preload into\n"
+NOBODY_UID = 65534
+SKIP = 77  # ctest SKIP_RETURN_CODE: the environment cannot host the case
+
+
+def stderr_lines(result):
+    return text(result.stderr).splitlines()
+
+
+def expect_messages(result, names, what):
+    """stderr holds only stoke's lines, and one of them names every string
+    of names (the file or option at fault, the reason)."""
+    lines = stderr_lines(result)
+    expect(lines and all(line.startswith("stoke") for line in lines),
+           f"{what}: stderr is empty or holds more than stoke's messages", describe(result))
+    expect(any(all(n in line for n in names) for line in lines),
+           f"{what}: no message line names {names}", describe(result))
+
+
+def expect_one_line_error(result, status, names, what):
+    expect(result.returncode == status,
+           f"{what}: exit status {result.returncode}, expected {status}", describe(result))
+    expect(len(stderr_lines(result)) == 1, f"{what}: the error is not one line",
+           describe(result))
+    expect_messages(result, names, what)
+
+
+def report(path, *options):
+    return run([STOKE, "report", path, "--folded", *options])
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write_bytes(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def missing_command():
+    work = fresh_dir("missing_command")
+    out = os.path.join(work, "out")
+    result = record(out, ["no-such-command-for-stoke-e2e", "arg"])
+    expect_one_line_error(result, 127, ["'no-such-command-for-stoke-e2e'",
+                                        "No such file or directory"], "missing command")
+    expect(not os.path.exists(out), "the missing command left an output directory")
+
+
+def not_executable():
+    work = fresh_dir("not_executable")
+    plain = os.path.join(work, "not_a_program")
+    write_bytes(plain, b"#!/bin/sh\necho should not run\n")
+    os.chmod(plain, 0o644)
+    for target in (plain, work):
+        result = record(os.path.join(work, "out"), [target])
+        expect_one_line_error(result, 126, [f"'{target}'"], f"not executable {target}")
+        expect(result.stdout == b"", f"{target} ran", describe(result))
+
+
+def expect_runs_unprofiled(executable, out, reason):
+    result = record(out, [executable])
+    expect(result.returncode == 0, f"{executable}: stoke exited {result.returncode}, the "
+           "program's status is 0", describe(result))
+    expect(result.stdout == HELLO_LINE, f"{executable}: its output did not pass through",
+           describe(result))
+    expect_messages(result, [executable, reason], f"{executable}")
+    expect(not os.path.isdir(out) or not traces_in(out),
+           f"{executable}: a trace was written though the preload is ignored")
+
+
+def static_binary():
+    out = os.path.join(fresh_dir("static_binary"), "out")
+    expect_runs_unprofiled(program("hello_static"), out, "statically linked")
+
+
+def setuid_binary():
+    if os.geteuid() != 0:
+        print("setuid_binary: needs root to make a program setuid to another user")
+        raise SystemExit(SKIP)
+    work = fresh_dir("setuid_binary")
+    setuid_hello = os.path.join(work, "setuid_hello")
+    shutil.copy(program("hello"), setuid_hello)
+    os.chown(setuid_hello, NOBODY_UID, -1)
+    os.chmod(setuid_hello, stat.S_ISUID | 0o755)
+    expect_runs_unprofiled(setuid_hello, os.path.join(work, "out"), "setuid")
+
+
+def unwritable_output():
+    work = fresh_dir("unwritable_output")
+    plain = os.path.join(work, "plain_file")
+    write_bytes(plain, b"")
+    for out in (os.path.join(plain, "sub"), "/etc/passwd/stoke-e2e"):
+        result = record(out, [program("hello")])
+        expect_one_line_error(result, 1, [f"'{out}'"], f"-o {out}")
+        expect(result.stdout == b"", f"-o {out}: the command ran though the output directory "
+               "cannot be used", describe(result))
+
+
+def empty_trace():
+    work = fresh_dir("empty_trace")
+    empty = os.path.join(work, "empty.1.stoke")
+    write_bytes(empty, b"")
+    expect_one_line_error(report(empty), 1, [empty, "empty"], "empty trace")
+
+
+def foreign_trace():
+    work = fresh_dir("foreign_trace")
+    foreign = {"elf.1.stoke": read_bytes(program("hello")),
+               "text.2.stoke": b"STOKE is not a trace\n" * 10,
+               "magic_only.3.stoke": b"STOKETRC"}
+    for name, data in foreign.items():
+        path = os.path.join(work, name)
+        write_bytes(path, data)
+        expect_one_line_error(report(path), 1, [path], f"foreign file {name}")
+    good = os.path.join(work, "good")
+    record_ok(good, [program("shares"), "1", "20"], ["--collect-only"])
+    for name in foreign:
+        shutil.copy(os.path.join(work, name), good)
+    mixed = report(good)
+    expect(mixed.returncode == 0, "a directory with a good trace and foreign files does not "
+           "report", describe(mixed))
+    expect(Folded(text(mixed.stdout)).with_frame("share_sixty") > 0,
+           "the good trace's samples are missing", describe(mixed))
+    for name in foreign:
+        expect_messages(mixed, [name], f"skipping {name}")
+
+
+def real_trace(work, command, name="rec"):
+    """Records command (traces only); returns the one trace's path."""
+    out = os.path.join(work, name)
+    record_ok(out, command, ["--collect-only"])
+    traces = traces_in(out)
+    expect(len(traces) == 1, f"expected one trace in {out}", " ".join(traces))
+    return os.path.join(out, traces[0])
+
+
+ZSTD_FRAME_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def last_frame_start(data):
+    """Offset of the last compressed frame (they follow the 16-byte file
+    header, each starting with zstd's magic number)."""
+    expect(data[TRACE_HEADER_LEN:TRACE_HEADER_LEN + 4] == ZSTD_FRAME_MAGIC,
+           "the trace does not start with a zstd frame after its header")
+    return data.rfind(ZSTD_FRAME_MAGIC, TRACE_HEADER_LEN)
+
+
+def invented(damaged, whole):
+    """Stacks of damaged with more samples than whole has for them."""
+    return [(";".join(s), n) for s, n in damaged.stacks.items() if n > whole.stacks.get(s, 0)]
+
+
+def truncated_trace():
+    work = fresh_dir("truncated_trace")
+    # phase_one, then a pause longer than the agent's 1 s flush interval, so
+    # all of phase_one lies in frames before the last one; then phase_two,
+    # whose end is in the last frame.
+    trace = real_trace(work, [program("phases"), "300", "1500"])
+    whole = Folded(text(report(trace).stdout))
+    kept = whole.with_frame("phase_one")
+    expect(kept >= 200 and whole.with_frame("phase_two") >= 200,
+           "the whole trace lacks phase_one or phase_two", whole.top())
+    data = read_bytes(trace)
+    start = last_frame_start(data)
+    expect(start > TRACE_HEADER_LEN, "the trace has a single frame; the test needs two")
+    cut = os.path.join(work, "cut.1.stoke")
+    cut_data = data[:(start + len(data)) // 2]
+    write_bytes(cut, cut_data)
+    result = report(cut)
+    expect(result.returncode == 0, "a truncated trace does not report", describe(result))
+    folded = Folded(text(result.stdout))
+    expect(folded.with_frame("phase_one") == kept,
+           f"the truncated trace shows {folded.with_frame('phase_one')} samples of phase_one, "
+           f"the whole one {kept}, all of them before the cut", describe(result))
+    expect(not invented(folded, whole), "the truncated trace shows samples the whole one has "
+           "not", describe(result))
+    lost = len(cut_data) - start
+    expect_messages(result, [cut, f"{lost} bytes"],
+                    f"truncated trace (the {lost} bytes of its cut last frame are lost)")
+
+
+CORRUPTION_POINTS = 24
+
+
+def corruption_problems(path, whole):
+    """What is wrong with the report of the damaged trace at path."""
+    result = report(path)
+    said = f"(stderr: {text(result.stderr).strip()!r})"
+    if result.returncode not in (0, 1):
+        return [f"exit status {result.returncode} {said}"]
+    problems = []
+    if not any(path in line for line in stderr_lines(result)):
+        problems.append(f"no message names the file {said}")
+    made_up = invented(Folded(text(result.stdout)), whole)
+    if made_up:
+        stack, count = made_up[0]
+        problems.append(f"{len(made_up)} stacks with samples the trace never held, e.g. "
+                        f"{count} x ...{stack[-80:]} {said}")
+    return problems
+
+
+def corrupted_trace():
+    work = fresh_dir("corrupted_trace")
+    trace = real_trace(work, [program("phases"), "200", "1100"])
+    whole = Folded(text(report(trace).stdout))
+    data = read_bytes(trace)
+    failures = []
+    for i in range(CORRUPTION_POINTS):
+        offset = TRACE_HEADER_LEN + (len(data) - TRACE_HEADER_LEN) * (2 * i + 1) // (
+            2 * CORRUPTION_POINTS)
+        damaged = bytearray(data)
+        damaged[offset] ^= 0x5A
+        path = os.path.join(work, f"flip{offset}.1.stoke")
+        write_bytes(path, damaged)
+        failures += [f"byte {offset}: {p}" for p in corruption_problems(path, whole)]
+    bad = len({f.split(":")[0] for f in failures})
+    expect(not failures, f"{bad} of {CORRUPTION_POINTS} one-byte corruptions of {trace} "
+           f"({len(data)} bytes, {whole.total()} samples) are not handled", "\n".join(failures))
+
+
+def version_bumped(data, offset):
+    """data with the 16-bit little-endian version at offset made newer."""
+    version = int.from_bytes(data[offset:offset + 2], "little") + 1
+    return data[:offset] + version.to_bytes(2, "little") + data[offset + 2:]
+
+
+MAJOR_OFFSET, MINOR_OFFSET = 8, 10  # include/stoke_format.h, file header
+
+
+def newer_version():
+    work = fresh_dir("newer_version")
+    trace = real_trace(work, [program("shares"), "1", "20"])
+    data = read_bytes(trace)
+    newer_major = os.path.join(work, "major.1.stoke")
+    write_bytes(newer_major, version_bumped(data, MAJOR_OFFSET))
+    expect_one_line_error(report(newer_major), 1, [newer_major, "upgrade"],
+                          "newer major version")
+    newer_minor = os.path.join(work, "minor.1.stoke")
+    write_bytes(newer_minor, version_bumped(data, MINOR_OFFSET))
+    result = report(newer_minor)
+    expect(result.returncode == 0 and result.stdout == report(trace).stdout,
+           "a trace of a newer minor version does not read the same", describe(result))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main({
+        "missing_command": missing_command, "not_executable": not_executable,
+        "static_binary": static_binary, "setuid_binary": setuid_binary,
+        "unwritable_output": unwritable_output, "empty_trace": empty_trace,
+        "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
+        "corrupted_trace": corrupted_trace, "newer_version": newer_version}))

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""test_transparency.py - profiling must not change what a program does.
+Each of several runs (output on both streams with binary bytes and no final
+newline, a nonzero exit, death by SIGTERM and by SIGKILL, input on stdin, a
+shell) is made bare and profiled, and compared:
+
+  transparency        under `stoke record`: stdout byte-identical; stderr
+                      the program's bytes, then only stoke's own lines;
+                      stoke's status the program's (128 + N for signal N)
+  agent_transparency  under the agent alone (the environment stoke record
+                      sets): stdout, stderr and status all identical
+
+Each profiled run must also have left a trace, and one that names the
+program's function when the program ends normally (a killed one loses its
+last second), so the comparison is made with the agent really at work.
+
+usage: test_transparency.py transparency|agent_transparency
+"""
+import random
+
+from e2e_support import (describe, expect, fresh_dir, main, program, record, report_folded,
+                         run, text, traces_in, agent_env)
+
+STOKE_LINE_STARTS = ("stoke: ", "  ")
+
+
+def chatty_input():
+    generator = random.Random(2)
+    return bytes(generator.getrandbits(8) for _ in range(300_000))
+
+
+def cases():
+    """(name, argv, stdin bytes, function that must be in the profile or
+    None when the run is too short for a killed process to keep any)."""
+    chatty = program("chatty")
+    return [
+        ("mixed_exit_3", [chatty, "mixed", "3", "two words", "", "\u00fc;x"], None, "chatter"),
+        ("mixed_exit_0", [chatty, "mixed", "0"], None, "chatter"),
+        ("sigterm", [chatty, "signal", "15"], None, None),
+        ("sigkill", [chatty, "signal", "9"], None, None),
+        ("stdin", [chatty, "stdin"], chatty_input(), "chatter"),
+        ("shell", ["sh", "-c", f"{chatty} mixed 5 a; echo shell err >&2; exit 7"], None,
+         "chatter"),
+    ]
+
+
+def shell_status(returncode):
+    """The status a shell reports for a finished child."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def expect_profiled(out, function, name):
+    expect(traces_in(out), f"{name}: the profiled run left no trace in {out}")
+    if function is None:
+        return
+    folded = report_folded(out)[0]
+    expect(folded.with_frame(function) > 0,
+           f"{name}: the trace does not show {function}: was the agent sampling?", folded.top())
+
+
+def expect_stoke_tail(tail, name, profiled):
+    lines = text(tail).splitlines()
+    expect(lines and all(line.startswith(STOKE_LINE_STARTS) for line in lines),
+           f"{name}: after the program's stderr, stoke's stderr holds more than stoke's "
+           "own lines", describe(profiled))
+
+
+def transparency():
+    work = fresh_dir("transparency")
+    for name, argv, stdin, function in cases():
+        bare = run(argv, input=stdin)
+        out = f"{work}/{name}"
+        profiled = record(out, argv, input=stdin)
+        expect(profiled.stdout == bare.stdout, f"{name}: stdout differs from a bare run",
+               describe(profiled))
+        expect(profiled.stderr.startswith(bare.stderr),
+               f"{name}: stderr does not start with the bare run's stderr", describe(profiled))
+        expect_stoke_tail(profiled.stderr[len(bare.stderr):], name, profiled)
+        expect(profiled.returncode == shell_status(bare.returncode),
+               f"{name}: stoke exited {profiled.returncode}, the bare run "
+               f"{bare.returncode} (expected {shell_status(bare.returncode)})",
+               describe(profiled))
+        expect_profiled(out, function, name)
+
+
+def agent_transparency():
+    work = fresh_dir("agent_transparency")
+    for name, argv, stdin, function in cases():
+        bare = run(argv, input=stdin)
+        out = f"{work}/{name}"
+        profiled = run(argv, input=stdin, env=agent_env(out))
+        for stream in ("stdout", "stderr", "returncode"):
+            expect(getattr(profiled, stream) == getattr(bare, stream),
+                   f"{name}: {stream} differs under the agent",
+                   f"bare:\n{describe(bare)}\n\nunder the agent:\n{describe(profiled)}")
+        expect_profiled(out, function, name)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main({"transparency": transparency,
+                           "agent_transparency": agent_transparency}))
