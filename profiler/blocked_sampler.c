@@ -52,12 +52,14 @@ static size_t copy_stack(uint64_t sp, uintptr_t stack_hi)
     return n > 0 ? (size_t)n : 0;
 }
 
-uint32_t blocked_sample(const struct thread_state *t, uint64_t *frames, uint32_t max,
-                        uint32_t *flags)
+uint32_t blocked_sample(struct thread_state *t)
 {
     uint64_t sp, pc, sp_after, pc_after;
     if (read_wait_point(t->tid, &sp, &pc))
         return 0;
+    if (t->blocked_n && sp == t->blocked_sp && pc == t->blocked_pc)
+        return t->blocked_n; /* still waiting where it was */
+    t->blocked_n = 0;
     size_t len = copy_stack(sp, t->stack_hi);
     if (!len || read_wait_point(t->tid, &sp_after, &pc_after) || sp_after != sp ||
         pc_after != pc)
@@ -71,7 +73,9 @@ uint32_t blocked_sample(const struct thread_state *t, uint64_t *frames, uint32_t
     from.copy = stack_copy;
     if (modules_enter())
         return 0;
-    uint32_t n = unwind_stack(&from, frames, max, flags);
+    t->blocked_n = unwind_stack(&from, t->blocked_frames, STOKE_MAX_FRAMES, &t->blocked_flags);
     modules_leave();
-    return n;
+    t->blocked_sp = sp;
+    t->blocked_pc = pc;
+    return t->blocked_n;
 }

@@ -15,10 +15,10 @@
 
 #include "threads.h"
 
-/* Unwinds t if it is blocked in a system call. Returns the number of
- * frames written to frames[0..max) (0 when t is not blocked or changed
- * state meanwhile) and sets *flags. Writer thread only. */
-uint32_t blocked_sample(const struct thread_state *t, uint64_t *frames, uint32_t max,
-                        uint32_t *flags);
+/* Unwinds t if it is blocked in a system call, into t->blocked_frames
+ * (reused without unwinding again while it waits at the same place).
+ * Returns the number of frames (0 when t is not blocked or changed state
+ * meanwhile). Writer thread only. */
+uint32_t blocked_sample(struct thread_state *t);
 
 #endif

@@ -2,7 +2,8 @@
  * interpose.c - the libc functions the agent wraps, each a thin shim that
  * calls the agent and then the real function found with dlsym(RTLD_NEXT).
  *
- *   pthread_create  new threads get their own sampling clock
+ *   pthread_create, new threads get their own sampling clock
+ *   thrd_create
  *   dlclose         unwinding pauses while code may be unmapped
  *   exec*           the trace is finished before the image is replaced, and
  *                   an environment without stoke's variables gets them back
@@ -30,6 +31,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 #include <unistd.h>
 
 #include "agent.h"
@@ -88,6 +90,34 @@ AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     if (err)
         free(start);
     return err;
+}
+
+/* C11 threads: glibc creates them without going through pthread_create. */
+struct thrd_start_args {
+    thrd_start_t fn;
+    void *arg;
+    unsigned signal_view;
+};
+
+static int start_sampled_thrd(void *p)
+{
+    struct thrd_start_args start = *(struct thrd_start_args *)p;
+    free(p);
+    signal_view_set(start.signal_view);
+    agent_thread_begin();
+    return start.fn(start.arg);
+}
+
+AGENT_EXPORT int thrd_create(thrd_t *thread, thrd_start_t fn, void *arg)
+{
+    struct thrd_start_args *start = agent_active() ? malloc(sizeof *start) : NULL;
+    if (!start)
+        return REAL(thrd_create)(thread, fn, arg);
+    *start = (struct thrd_start_args){fn, arg, signal_view_get()};
+    int ret = REAL(thrd_create)(thread, start_sampled_thrd, start);
+    if (ret != thrd_success)
+        free(start);
+    return ret;
 }
 
 /* --- dynamic loading ------------------------------------------------------ */

@@ -40,6 +40,11 @@ struct thread_state {
     int name_sent;                    /* writer: THREAD record written */
     char name[16];
     uint64_t frames[STOKE_MAX_FRAMES]; /* handler scratch */
+    /* wall clock: the last blocked stack, reused while the thread waits at
+     * the same place (writer thread only) */
+    uint64_t blocked_sp, blocked_pc;
+    uint32_t blocked_n, blocked_flags;
+    uint64_t blocked_frames[STOKE_MAX_FRAMES];
     struct ring ring;
 };
 

@@ -37,6 +37,7 @@
 #define FLUSH_NS 1000000000ull    /* a whole frame at least every second */
 #define FLUSH_BYTES (1u << 20)
 #define BATCH_MAX 4096
+#define MAX_BLOCKED_WEIGHT 1000 /* periods one late blocked sample may stand for */
 #define STOP_WAIT_SECONDS 2     /* _exit and exec may run in a signal handler */
 
 static struct trace_file file;
@@ -121,6 +122,8 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
     uint32_t modules[STOKE_MAX_FRAMES];
     uint64_t offsets[STOKE_MAX_FRAMES];
     resolve_frames_at(frames, n, time_ns, modules, offsets);
+    /* every module a STACK names has its MAP earlier in the file */
+    last_module_id = records_new_maps(&recs, last_module_id, since_start_us(monotonic_ns()));
     records_stack(&recs, id, flags, n, modules, offsets);
 }
 
@@ -128,6 +131,7 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
 
 struct batch {
     uint32_t ids[BATCH_MAX];
+    uint32_t weights[BATCH_MAX];
     uint64_t times_ns[BATCH_MAX];
     uint32_t n;
 };
@@ -147,7 +151,7 @@ static void emit_samples(pid_t tid)
         uint64_t t = since_start_us(batch.times_ns[i]);
         records_u(&recs, batch.ids[i]);
         records_u(&recs, t >= prev ? t - prev : 0);
-        records_u(&recs, 0);
+        records_u(&recs, batch.weights[i] - 1);
         prev = t >= prev ? t : prev;
     }
     records_end(&recs);
@@ -165,7 +169,7 @@ static void note_thread(struct thread_state *t)
 
 /* Adds one sample of thread tid to the batch, writing its stack if new. */
 static void add_sample(pid_t tid, uint64_t time_ns, const uint64_t *frames, uint32_t n,
-                       uint32_t flags)
+                       uint32_t flags, uint32_t weight)
 {
     int is_new;
     uint32_t id = stack_intern(&stacks, frames, n, flags, &is_new);
@@ -174,6 +178,7 @@ static void add_sample(pid_t tid, uint64_t time_ns, const uint64_t *frames, uint
     if (is_new)
         emit_stack(id, frames, n, flags, time_ns);
     batch.ids[batch.n] = id;
+    batch.weights[batch.n] = weight;
     batch.times_ns[batch.n] = time_ns;
     if (++batch.n == BATCH_MAX)
         emit_samples(tid);
@@ -185,7 +190,7 @@ static void drain_thread(struct thread_state *t, void *arg)
     struct ring_sample s;
     note_thread(t);
     while (!ring_pop(&t->ring, &s, scratch))
-        add_sample(t->tid, s.time_ns, s.frames, s.nframes, s.flags);
+        add_sample(t->tid, s.time_ns, s.frames, s.nframes, s.flags, 1);
     emit_samples(t->tid);
     if (exited) {
         emit_thread(t); /* its final name */
@@ -195,14 +200,17 @@ static void drain_thread(struct thread_state *t, void *arg)
     }
 }
 
+/* Periods since the last tick: when the writer was late (a busy machine),
+ * each blocked sample stands for all the time it missed. */
+static uint32_t blocked_weight;
+
 static void sample_if_blocked(struct thread_state *t)
 {
-    uint32_t flags;
-    uint32_t n = blocked_sample(t, scratch, STOKE_MAX_FRAMES, &flags);
+    uint32_t n = blocked_sample(t);
     if (!n)
         return;
     note_thread(t);
-    add_sample(t->tid, monotonic_ns(), scratch, n, flags);
+    add_sample(t->tid, monotonic_ns(), t->blocked_frames, n, t->blocked_flags, blocked_weight);
     emit_samples(t->tid);
     atomic_fetch_add_explicit(&t->samples, 1, memory_order_relaxed);
 }
@@ -317,9 +325,10 @@ static void *writer_main(void *arg)
     while (!stop_requested) {
         uint64_t now = monotonic_ns();
         if (blocked_tick_ns && now >= next_tick) {
+            uint64_t missed = (now - next_tick) / blocked_tick_ns;
+            blocked_weight = 1 + (uint32_t)(missed < MAX_BLOCKED_WEIGHT ? missed : MAX_BLOCKED_WEIGHT);
             threads_for_each_live(sample_if_blocked);
-            next_tick = next_tick + blocked_tick_ns > now ? next_tick + blocked_tick_ns
-                                                          : now + blocked_tick_ns;
+            next_tick += (missed + 1) * blocked_tick_ns;
         }
         if (now >= next_cycle) {
             cycle();
