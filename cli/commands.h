@@ -12,8 +12,12 @@ enum { EXIT_OK = 0, EXIT_RUNTIME_FAILURE = 1, EXIT_USAGE = 2 };
 
 int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
+int diff_main(int argc, char **argv);
+int heap_main(int argc, char **argv);
 
 void record_usage(FILE *out);
 void report_usage(FILE *out);
+void diff_usage(FILE *out);
+void heap_usage(FILE *out);
 
 #endif

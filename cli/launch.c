@@ -1,10 +1,12 @@
 /*
  * launch.c - owns the child's life: starts it with the agent's environment
- * contract (LD_PRELOAD, STOKE_OUTPUT, STOKE_HZ, STOKE_CLOCK), keeps stoke
- * alive through the terminal's SIGINT and SIGQUIT (which reach the child
- * directly), passes SIGTERM and SIGHUP on, and reaps it. The child inherits
- * stdin, stdout, stderr and stoke's original signal dispositions untouched.
- * Never changes the child's arguments or any variable but the four above.
+ * contract (LD_PRELOAD, STOKE_OUTPUT, STOKE_HZ, STOKE_CLOCK, and the heap's
+ * STOKE_HEAP_INTERVAL, STOKE_HEAP_SIGNAL, STOKE_HEAP_PEAK, set with --heap
+ * and removed without it), keeps stoke alive through the terminal's SIGINT
+ * and SIGQUIT (which reach the child directly), passes SIGTERM and SIGHUP
+ * on, and reaps it. The child inherits stdin, stdout, stderr and stoke's
+ * original signal dispositions untouched. Never changes the child's
+ * arguments or any variable but the seven above.
  *
  * The output directory is prepared in the child, between fork and exec,
  * because its default name carries the child's pid; a failure there or in
@@ -84,6 +86,26 @@ static void restore_signals(void)
     sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 }
 
+/* Sets the heap variables when heap tracking is on, removes them when it is
+ * off, so the command's heap tracking is what the options say. */
+static int set_heap_environment(const struct heap_plan *heap)
+{
+    if (!heap->interval)
+        return unsetenv(STOKE_ENV_HEAP_INTERVAL) || unsetenv(STOKE_ENV_HEAP_SIGNAL) ||
+                       unsetenv(STOKE_ENV_HEAP_PEAK)
+                   ? -1
+                   : 0;
+    char interval[24], signal_number[16];
+    snprintf(interval, sizeof interval, "%llu", (unsigned long long)heap->interval);
+    snprintf(signal_number, sizeof signal_number, "%d", heap->signal);
+    return setenv(STOKE_ENV_HEAP_INTERVAL, interval, 1) ||
+                   setenv(STOKE_ENV_HEAP_SIGNAL, signal_number, 1) ||
+                   (heap->peak ? setenv(STOKE_ENV_HEAP_PEAK, "1", 1)
+                               : unsetenv(STOKE_ENV_HEAP_PEAK))
+               ? -1
+               : 0;
+}
+
 /* Sets the agent's variables; LD_PRELOAD keeps what the user preloads. */
 static int set_agent_environment(const struct launch_plan *plan, const char *output_dir)
 {
@@ -97,7 +119,8 @@ static int set_agent_environment(const struct launch_plan *plan, const char *out
     else
         snprintf(preload, sizeof preload, "%s", plan->agent);
     return setenv("LD_PRELOAD", preload, 1) || setenv(STOKE_ENV_OUTPUT, absolute_dir, 1) ||
-                   setenv(STOKE_ENV_HZ, hz, 1) || setenv(STOKE_ENV_CLOCK, plan->clock, 1)
+                   setenv(STOKE_ENV_HZ, hz, 1) || setenv(STOKE_ENV_CLOCK, plan->clock, 1) ||
+                   set_heap_environment(&plan->heap)
                ? -1
                : 0;
 }

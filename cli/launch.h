@@ -10,6 +10,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* Heap tracking of the command (the STOKE_HEAP_* variables). */
+struct heap_plan {
+    uint64_t interval; /* mean bytes per sample; 1 = every allocation; 0 = off */
+    int signal;        /* the dump signal; 0 = none */
+    int peak;          /* 1: keep the peak snapshot */
+};
+
 struct launch_plan {
     const char *file;       /* the executable, already resolved with PATH */
     char *const *argv;      /* its arguments, argv[0] as the user typed it */
@@ -17,6 +24,7 @@ struct launch_plan {
     const char *agent;      /* absolute path of libstoke.so */
     unsigned hz;            /* STOKE_HZ */
     const char *clock;      /* STOKE_CLOCK: "cpu" or "wall" */
+    struct heap_plan heap;
 };
 
 struct launched {

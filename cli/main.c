@@ -18,6 +18,8 @@ struct command {
 static const struct command commands[] = {
     {"record", record_main, record_usage},
     {"report", report_main, report_usage},
+    {"diff", diff_main, diff_usage},
+    {"heap", heap_main, heap_usage},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -25,11 +27,13 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: stoke <command> [options]\n"
                  "\n"
-                 "A sampling profiler for any Linux program.\n"
+                 "A sampling profiler and heap snapshot tool for any Linux program.\n"
                  "\n"
                  "commands:\n"
                  "  record [options] -- COMMAND [ARGS...]   run COMMAND and profile it\n"
                  "  report PATH [options]                   make a report from traces\n"
+                 "  diff BEFORE AFTER [options]             compare two snapshots or traces\n"
+                 "  heap PID [options]                      take a heap snapshot of PID now\n"
                  "  help [COMMAND]                          show help\n"
                  "\n"
                  "`stoke COMMAND --help` shows a command's options; docs/usage.md has them all.\n"
@@ -52,7 +56,8 @@ static int help(const char *topic)
     }
     const struct command *c = find_command(topic);
     if (!c) {
-        fprintf(stderr, "stoke: no help for '%s'; the commands are record and report\n", topic);
+        fprintf(stderr, "stoke: no help for '%s'; the commands are record, report, diff and "
+                        "heap\n", topic);
         return EXIT_USAGE;
     }
     c->usage(stdout);

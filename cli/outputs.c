@@ -1,6 +1,7 @@
 /*
- * outputs.c - puts a profile into files: the HTML flame graph and folded
- * stacks, through the viewer's and the symbolizer's writers. Owns where a
+ * outputs.c - puts profiles into files: the HTML flame graph (one profile,
+ * or several in tabs), folded stacks and differential folded stacks,
+ * through the viewer's and the symbolizer's writers. Owns where a
  * report goes by default and what its title is. Never leaves a half-written
  * file behind, and never formats profile data itself.
  */
@@ -17,21 +18,21 @@
 #include "folded.h"
 #include "html.h"
 
-void report_path_for(const char *input, char *path, size_t len)
+void report_path_for(const char *input, const char *name, char *path, size_t len)
 {
     int end = (int)strlen(input);
     while (end > 1 && input[end - 1] == '/')
         end--;
     struct stat st;
     if (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(path, len, "%.*s/%s", end, input, REPORT_FILE_NAME);
+        snprintf(path, len, "%.*s/%s", end, input, name);
         return;
     }
     const char *slash = memrchr(input, '/', (size_t)end);
     if (slash)
-        snprintf(path, len, "%.*s/%s", (int)(slash - input), input, REPORT_FILE_NAME);
+        snprintf(path, len, "%.*s/%s", (int)(slash - input), input, name);
     else
-        snprintf(path, len, "%s", REPORT_FILE_NAME);
+        snprintf(path, len, "%s", name);
 }
 
 /* "comm (pid)" of the process with the most samples, and how many others. */
@@ -70,33 +71,84 @@ static int finish_file(FILE *out, const char *path, int write_failed, char *err,
     return -1;
 }
 
-int write_html_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen)
+/* What goes into one file: a writer and what it writes. */
+struct job {
+    int (*write)(FILE *out, const struct job *job);
+    const struct stoke_profile *profile;
+    size_t value_index;
+    const struct stoke_html_tab *tabs;
+    size_t ntabs;
+    const char *title;
+};
+
+/* Writes job to path, or to stdout when path is NULL. */
+static int write_job(const struct job *job, const char *path, char *err, size_t errlen)
 {
+    if (!path) {
+        if (job->write(stdout, job) == 0 && fflush(stdout) == 0)
+            return 0;
+        snprintf(err, errlen, "cannot write to standard output: %s", strerror(errno));
+        return -1;
+    }
     FILE *out = fopen(path, "w");
     if (!out) {
         describe_write_error(path, errno, err, errlen);
         return -1;
     }
-    char title[256];
-    report_title(p, title, sizeof title);
-    int failed = stoke_write_html(out, p, title) != 0 || fflush(out) != 0;
+    int failed = job->write(out, job) != 0 || fflush(out) != 0;
     return finish_file(out, path, failed, err, errlen);
 }
 
-int write_folded_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen)
+static int html(FILE *out, const struct job *job)
 {
-    if (!path) {
-        if (stoke_write_folded(stdout, p, 0) == 0 && fflush(stdout) == 0)
-            return 0;
-        snprintf(err, errlen, "cannot write folded stacks to standard output: %s",
-                 strerror(errno));
-        return -1;
-    }
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        describe_write_error(path, errno, err, errlen);
-        return -1;
-    }
-    int failed = stoke_write_folded(out, p, 0) != 0 || fflush(out) != 0;
-    return finish_file(out, path, failed, err, errlen);
+    char title[256];
+    report_title(job->profile, title, sizeof title);
+    return stoke_write_html(out, job->profile, title);
+}
+
+static int html_tabs(FILE *out, const struct job *job)
+{
+    char title[256];
+    if (job->title)
+        snprintf(title, sizeof title, "%s", job->title);
+    else
+        report_title(job->tabs[0].profile, title, sizeof title);
+    return stoke_write_html_tabs(out, job->tabs, job->ntabs, title);
+}
+
+static int folded(FILE *out, const struct job *job)
+{
+    return stoke_write_folded(out, job->profile, job->value_index);
+}
+
+static int folded_diff(FILE *out, const struct job *job)
+{
+    return stoke_write_folded_diff(out, job->profile);
+}
+
+int write_html_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen)
+{
+    struct job job = {.write = html, .profile = p};
+    return write_job(&job, path, err, errlen);
+}
+
+int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const char *title,
+                         const char *path, char *err, size_t errlen)
+{
+    struct job job = {.write = html_tabs, .tabs = tabs, .ntabs = ntabs, .title = title};
+    return write_job(&job, path, err, errlen);
+}
+
+int write_folded_file(const struct stoke_profile *p, size_t value_index, const char *path,
+                      char *err, size_t errlen)
+{
+    struct job job = {.write = folded, .profile = p, .value_index = value_index};
+    return write_job(&job, path, err, errlen);
+}
+
+int write_folded_diff_file(const struct stoke_profile *diff, const char *path, char *err,
+                           size_t errlen)
+{
+    struct job job = {.write = folded_diff, .profile = diff};
+    return write_job(&job, path, err, errlen);
 }

@@ -6,19 +6,35 @@
 
 #include <stddef.h>
 
+#include "html.h"
 #include "profile.h"
 
 #define REPORT_FILE_NAME "flamegraph.html"
 
-/* The report that belongs next to an input: inside it when it is a
- * directory, beside it when it is a file. */
-void report_path_for(const char *input, char *path, size_t len);
+#define DIFF_FILE_NAME "diff.html"
 
-/* Writes the HTML flame graph to path. Returns 0, or -1 with err set. */
+/* The report file name that belongs next to an input: inside it when it is
+ * a directory, beside it when it is a file. */
+void report_path_for(const char *input, const char *name, char *path, size_t len);
+
+/* Each writes to path and returns 0, or -1 with err set (a file that could
+ * not be written whole is removed). */
+
+/* The HTML flame graph of one profile. */
 int write_html_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen);
 
-/* Writes folded stacks to path, or to stdout when path is NULL. Returns 0,
- * or -1 with err set. */
-int write_folded_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen);
+/* One HTML report of several profiles, one tab each; title NULL: named
+ * after the first tab's processes. */
+int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const char *title,
+                         const char *path, char *err, size_t errlen);
+
+/* Folded stacks of value value_index; path NULL: standard output. */
+int write_folded_file(const struct stoke_profile *p, size_t value_index, const char *path,
+                      char *err, size_t errlen);
+
+/* Differential folded stacks (before and after) of a stoke_profile_diff;
+ * path NULL: standard output. */
+int write_folded_diff_file(const struct stoke_profile *diff, const char *path, char *err,
+                           size_t errlen);
 
 #endif

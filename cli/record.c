@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +21,14 @@
 #include "elf_check.h"
 #include "stoke_agent_env.h"
 #include "launch.h"
+#include "measure.h"
 #include "options.h"
 #include "outputs.h"
+#include "recording_report.h"
+#include "signal_name.h"
 #include "summary.h"
 #include "traces.h"
+#include "units.h"
 
 
 struct record_options {
@@ -32,6 +37,7 @@ struct record_options {
     const char *output_dir; /* NULL: stoke-<pid> */
     int collect_only;
     int split_threads;
+    struct heap_plan heap;
     char **command;         /* NULL-terminated */
 };
 
@@ -48,9 +54,18 @@ void record_usage(FILE *out)
             "  -o, --output DIR    where traces and the report go (default stoke-<pid>)\n"
             "      --collect-only  write the traces only, no flamegraph.html\n"
             "      --threads       give each thread its own frame in the report\n"
+            "      --heap          also track the heap: sampled allocation stacks, snapshots\n"
+            "                      on a signal and at exit\n"
+            "      --heap-interval BYTES\n"
+            "                      mean bytes allocated between heap samples (default 512K;\n"
+            "                      K and M suffixes; 1 tracks every allocation)\n"
+            "      --heap-signal SIG|none\n"
+            "                      the signal that takes a heap snapshot (default USR2)\n"
+            "      --heap-peak     also keep the snapshot at the highest live heap\n"
             "  -h, --help          show this help\n"
             "\n"
-            "stoke exits with COMMAND's exit status (128 + N if a signal N ended it).\n",
+            "Any --heap-* option implies --heap. stoke exits with COMMAND's exit status\n"
+            "(128 + N if a signal N ended it).\n",
             STOKE_DEFAULT_HZ, STOKE_MAX_HZ);
 }
 
@@ -101,7 +116,65 @@ static int parse_output_dir(char *text, const char **dir)
     return 0;
 }
 
-enum { OPT_CLOCK = 256, OPT_COLLECT_ONLY, OPT_THREADS };
+/* The largest sampling interval the agent accepts (1 TiB). */
+
+static int parse_heap_interval(const char *text, struct heap_plan *heap)
+{
+    uint64_t bytes;
+    if (parse_bytes(text, &bytes) || bytes < 1 || bytes > STOKE_MAX_HEAP_INTERVAL) {
+        fprintf(stderr, "stoke record: --heap-interval '%s' is not a number of bytes from 1 to "
+                        "1048576M (K and M suffixes allowed, e.g. 512K)\n", text);
+        return -1;
+    }
+    heap->interval = bytes;
+    return 0;
+}
+
+/* A dump signal the agent can receive and does not need for itself. */
+static int parse_heap_signal(const char *text, struct heap_plan *heap)
+{
+    heap->signal = strcmp(text, "none") ? parse_signal(text) : 0;
+    if (strcmp(text, "none") && !heap->signal) {
+        fprintf(stderr, "stoke record: --heap-signal '%s' is not a signal name (like USR2), "
+                        "a signal number, or none\n", text);
+        return -1;
+    }
+    if (heap->signal == SIGKILL || heap->signal == SIGSTOP || heap->signal == SIGPROF) {
+        fprintf(stderr, "stoke record: --heap-signal '%s': %s; choose another, like USR1\n",
+                text, heap->signal == SIGPROF ? "stoke samples with that signal"
+                                              : "that signal cannot be caught");
+        return -1;
+    }
+    return 0;
+}
+
+enum {
+    OPT_CLOCK = 256,
+    OPT_COLLECT_ONLY,
+    OPT_THREADS,
+    OPT_HEAP,
+    OPT_HEAP_INTERVAL,
+    OPT_HEAP_SIGNAL,
+    OPT_HEAP_PEAK,
+};
+
+/* The --heap options; returns -1 on a bad value. Each turns heap tracking on. */
+static int parse_heap_option(int c, const char *value, struct heap_plan *heap)
+{
+    if (!heap->interval)
+        heap->interval = STOKE_DEFAULT_HEAP_INTERVAL;
+    switch (c) {
+    case OPT_HEAP_INTERVAL:
+        return parse_heap_interval(value, heap);
+    case OPT_HEAP_SIGNAL:
+        return parse_heap_signal(value, heap);
+    case OPT_HEAP_PEAK:
+        heap->peak = 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
 
 /* Returns -1 to go on, or the exit status to end with. */
 static int parse_options(int argc, char **argv, struct record_options *opt)
@@ -112,10 +185,18 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         {"output", required_argument, NULL, 'o'},
         {"collect-only", no_argument, NULL, OPT_COLLECT_ONLY},
         {"threads", no_argument, NULL, OPT_THREADS},
+        {"heap", no_argument, NULL, OPT_HEAP},
+        {"heap-interval", required_argument, NULL, OPT_HEAP_INTERVAL},
+        {"heap-signal", required_argument, NULL, OPT_HEAP_SIGNAL},
+        {"heap-peak", no_argument, NULL, OPT_HEAP_PEAK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    *opt = (struct record_options){.hz = STOKE_DEFAULT_HZ, .clock = "cpu"};
+    *opt = (struct record_options){
+        .hz = STOKE_DEFAULT_HZ,
+        .clock = "cpu",
+        .heap = {.signal = STOKE_DEFAULT_HEAP_SIGNAL},
+    };
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, "+:F:o:h", longopts, NULL)) != -1) {
@@ -135,6 +216,12 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
             break;
         case OPT_THREADS:
             opt->split_threads = 1;
+            break;
+        case OPT_HEAP:
+        case OPT_HEAP_INTERVAL:
+        case OPT_HEAP_SIGNAL:
+        case OPT_HEAP_PEAK:
+            bad = parse_heap_option(c, optarg, &opt->heap);
             break;
         case 'h':
             record_usage(stdout);
@@ -205,26 +292,21 @@ static int report_run(const struct record_options *opt, const char *dir,
 {
     if (opt->collect_only)
         return point_to_traces(dir, warned_unprofilable);
-    struct stoke_profile *profile = stoke_profile_new();
+    struct recording r;
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     char err[PATH_MAX + 256];
     int result = -1;
-    int count = load_traces(profile, dir, &load, err, sizeof err);
+    int count = find_traces(dir, &r, err, sizeof err);
     if (count < 0) {
         fprintf(stderr, "stoke: %s\n", err);
     } else if (count == 0) {
         explain_missing_traces(dir, warned_unprofilable);
     } else {
         char report[PATH_MAX];
-        report_path_for(dir, report, sizeof report);
-        result = write_html_file(profile, report, err, sizeof err);
-        if (result)
-            fprintf(stderr, "stoke: %s\n", err);
-        else
-            fprintf(stderr, "stoke: report written to %s\n", report);
-        print_summary(stderr, profile, run);
+        report_path_for(dir, REPORT_FILE_NAME, report, sizeof report);
+        result = report_recording(&r, &load, MEASURE_UNSET, report, run);
     }
-    stoke_profile_free(profile);
+    free_recording(&r);
     return result;
 }
 
@@ -255,6 +337,7 @@ int record_main(int argc, char **argv)
         .agent = agent,
         .hz = opt.hz,
         .clock = opt.clock,
+        .heap = opt.heap,
     };
     struct launched child;
     uint64_t start_us = monotonic_us();

@@ -1,7 +1,9 @@
 /*
- * traces.c - loads a trace file, or all the traces of a directory (one per
- * profiled process), into one profile through the symbolizer's loader.
- * Never parses traces itself and never writes anything but stderr warnings.
+ * traces.c - the trace files of a path: finds them, tells CPU traces from
+ * heap snapshots by their records (symbolizer's peek), and loads them
+ * through the symbolizer's loader, CPU traces into one profile and
+ * snapshots into profiles of their own. Never parses traces itself and
+ * never writes anything but stderr warnings.
  */
 #include "traces.h"
 
@@ -12,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "alloc.h"
+#include "stoke_format.h"
 
 #define TRACE_SUFFIX ".stoke"
 
@@ -37,8 +42,36 @@ int count_traces(const char *dir)
     return count;
 }
 
-static int load_directory(struct stoke_profile *p, const char *dir,
-                          const struct stoke_load_options *opt, char *err, size_t errlen)
+int is_peak_snapshot(const struct snapshot *s)
+{
+    return s->info.heap.trigger == STOKE_HEAP_PEAK;
+}
+
+/* --- sorting files by kind ------------------------------------------------ */
+
+static void add_trace(struct recording *r, const char *path, const struct stoke_trace_info *info)
+{
+    if (info->kind == STOKE_PROFILE_HEAP) {
+        r->snapshots = stoke_xrealloc(r->snapshots, (r->nsnapshots + 1) * sizeof *r->snapshots);
+        r->snapshots[r->nsnapshots++] = (struct snapshot){stoke_xstrdup(path), *info};
+    } else {
+        r->cpu_traces = stoke_xrealloc(r->cpu_traces, (r->ncpu + 1) * sizeof *r->cpu_traces);
+        r->cpu_traces[r->ncpu++] = stoke_xstrdup(path);
+    }
+}
+
+static int by_pid_then_sequence(const void *a, const void *b)
+{
+    const struct snapshot *x = a, *y = b;
+    if (x->info.pid != y->info.pid)
+        return x->info.pid < y->info.pid ? -1 : 1;
+    if (is_peak_snapshot(x) != is_peak_snapshot(y))
+        return is_peak_snapshot(x) - is_peak_snapshot(y);
+    return (x->info.heap.sequence > y->info.heap.sequence) -
+           (x->info.heap.sequence < y->info.heap.sequence);
+}
+
+static int find_in_directory(const char *dir, struct recording *r, char *err, size_t errlen)
 {
     struct dirent **names;
     int count = scandir(dir, &names, select_trace, alphasort);
@@ -46,35 +79,105 @@ static int load_directory(struct stoke_profile *p, const char *dir,
         snprintf(err, errlen, "cannot read directory '%s': %s", dir, strerror(errno));
         return -1;
     }
-    int loaded = 0;
+    int found = 0;
     for (int i = 0; i < count; i++) {
-        char path[PATH_MAX], why[512];
+        char path[PATH_MAX], why[PATH_MAX + 256];
+        struct stoke_trace_info info;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-        if (stoke_load_trace(p, path, opt, why, sizeof why) == 0)
-            loaded++;
-        else
+        if (stoke_peek_trace(path, &info, why, sizeof why) == 0) {
+            add_trace(r, path, &info);
+            found++;
+        } else {
             fprintf(stderr, "stoke: %s\n", why);
+        }
         free(names[i]);
     }
     free(names);
-    if (count > 0 && loaded == 0) {
+    if (count > 0 && found == 0) {
         snprintf(err, errlen, "no trace in '%s' could be read (%d tried); record again", dir,
                  count);
         return -1;
     }
-    return loaded;
+    return found;
 }
 
-int load_traces(struct stoke_profile *p, const char *path,
-                const struct stoke_load_options *opt, char *err, size_t errlen)
+int find_traces(const char *path, struct recording *r, char *err, size_t errlen)
 {
     struct stat st;
+    int found;
+    memset(r, 0, sizeof *r);
     if (stat(path, &st)) {
         snprintf(err, errlen, "cannot open '%s': %s; give a .stoke trace or a directory of them",
                  path, strerror(errno));
         return -1;
     }
-    if (S_ISDIR(st.st_mode))
-        return load_directory(p, path, opt, err, errlen);
-    return stoke_load_trace(p, path, opt, err, errlen) == 0 ? 1 : -1;
+    if (S_ISDIR(st.st_mode)) {
+        found = find_in_directory(path, r, err, errlen);
+    } else {
+        struct stoke_trace_info info;
+        found = stoke_peek_trace(path, &info, err, errlen) == 0 ? 1 : -1;
+        if (found == 1)
+            add_trace(r, path, &info);
+    }
+    qsort(r->snapshots, r->nsnapshots, sizeof *r->snapshots, by_pid_then_sequence);
+    return found;
+}
+
+void free_recording(struct recording *r)
+{
+    for (size_t i = 0; i < r->ncpu; i++)
+        free(r->cpu_traces[i]);
+    for (size_t i = 0; i < r->nsnapshots; i++)
+        free(r->snapshots[i].path);
+    free(r->cpu_traces);
+    free(r->snapshots);
+    memset(r, 0, sizeof *r);
+}
+
+/* --- loading -------------------------------------------------------------- */
+
+struct stoke_profile *load_cpu_profile(const struct recording *r,
+                                       const struct stoke_load_options *opt, char *err,
+                                       size_t errlen)
+{
+    struct stoke_profile *p = stoke_profile_new();
+    size_t loaded = 0;
+    for (size_t i = 0; i < r->ncpu; i++) {
+        if (stoke_load_trace(p, r->cpu_traces[i], opt, err, errlen) == 0)
+            loaded++;
+        else if (r->ncpu > 1)
+            fprintf(stderr, "stoke: %s\n", err);
+    }
+    if (loaded)
+        return p;
+    if (r->ncpu > 1)
+        snprintf(err, errlen, "none of the %zu CPU traces could be read; record again", r->ncpu);
+    stoke_profile_free(p);
+    return NULL;
+}
+
+struct stoke_profile *load_snapshots(const struct snapshot *const *snapshots, size_t n,
+                                     char *err, size_t errlen)
+{
+    struct stoke_profile *p = stoke_profile_new();
+    for (size_t i = 0; i < n; i++) {
+        if (stoke_load_trace(p, snapshots[i]->path, NULL, err, errlen)) {
+            stoke_profile_free(p);
+            return NULL;
+        }
+    }
+    return p;
+}
+
+size_t last_snapshots(const struct recording *r, const struct snapshot **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nsnapshots; i++) {
+        const struct snapshot *s = &r->snapshots[i];
+        if (!n || out[n - 1]->info.pid != s->info.pid)
+            out[n++] = s; /* a process's first: its lowest sequence, or its only peak */
+        else if (!is_peak_snapshot(s))
+            out[n - 1] = s; /* a higher sequence of the same process */
+    }
+    return n;
 }

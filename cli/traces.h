@@ -1,5 +1,6 @@
 /*
- * traces.h - gathers the trace files of a path into one profile.
+ * traces.h - finds the trace files of a path, sorts them into CPU traces and
+ * heap snapshots, and loads them into profiles (one profile holds one kind).
  */
 #ifndef STOKE_CLI_TRACES_H
 #define STOKE_CLI_TRACES_H
@@ -7,6 +8,7 @@
 #include <stddef.h>
 
 #include "load.h"
+#include "peek.h"
 #include "profile.h"
 
 /* 1 if a file name is a trace's (ends in ".stoke"). */
@@ -15,11 +17,43 @@ int is_trace_name(const char *name);
 /* The number of traces in directory dir, or -1 if it cannot be read. */
 int count_traces(const char *dir);
 
-/* Loads the trace at path, or every trace in the directory path in name
- * order, into p. A trace of a directory that cannot be read is reported on
- * stderr and skipped. Returns the number of traces loaded (0: a directory
- * without traces), or -1 with a one-line message in err. */
-int load_traces(struct stoke_profile *p, const char *path,
-                const struct stoke_load_options *opt, char *err, size_t errlen);
+struct snapshot {
+    char *path;
+    struct stoke_trace_info info;
+};
+
+/* The traces of a path (one file, or the .stoke files of a directory). */
+struct recording {
+    char **cpu_traces;          /* in name order */
+    size_t ncpu;
+    struct snapshot *snapshots; /* by pid, then sequence; a pid's peak snapshot last */
+    size_t nsnapshots;
+};
+
+/* 1 when s holds the peak snapshot (--heap-peak), not a numbered one. */
+int is_peak_snapshot(const struct snapshot *s);
+
+/* Sorts the traces at path by kind into r. A trace of a directory that
+ * cannot be read is reported on stderr and skipped. Returns the number of
+ * traces found (0: a directory without traces), or -1 with a one-line
+ * message in err. */
+int find_traces(const char *path, struct recording *r, char *err, size_t errlen);
+void free_recording(struct recording *r);
+
+/* Loads all CPU traces of r into a new profile. A trace that cannot be
+ * loaded is reported and skipped; NULL with err when none could be. */
+struct stoke_profile *load_cpu_profile(const struct recording *r,
+                                       const struct stoke_load_options *opt, char *err,
+                                       size_t errlen);
+
+/* Loads snapshots[0..n) into one new heap profile; NULL with err when one
+ * cannot be loaded. */
+struct stoke_profile *load_snapshots(const struct snapshot *const *snapshots, size_t n,
+                                     char *err, size_t errlen);
+
+/* The last snapshot of each process of r (the highest sequence; the peak
+ * snapshot only for a process that has no other), in out (room for
+ * r->nsnapshots); returns how many. */
+size_t last_snapshots(const struct recording *r, const struct snapshot **out);
 
 #endif

@@ -65,7 +65,7 @@ static int parse_heap(struct agent_config *cfg)
     cfg->heap_signal = STOKE_DEFAULT_HEAP_SIGNAL;
     cfg->heap_peak = peak && !strcmp(peak, "1");
     if (interval && *interval) {
-        if (parse_number(STOKE_ENV_HEAP_INTERVAL, interval, 1ull << 40, &v))
+        if (parse_number(STOKE_ENV_HEAP_INTERVAL, interval, STOKE_MAX_HEAP_INTERVAL, &v))
             return -1;
         if (!v) {
             agent_log("STOKE_HEAP_INTERVAL must be at least 1 byte; not profiling");

@@ -25,15 +25,15 @@
 #define ALLOC_STACK_FRAMES 64
 
 struct heap_thread {
-    int64_t until_sample; /* bytes left before the next sample */
-    uint64_t rng;
+    uint64_t rng;         /* 0 until the thread's first sample */
     int busy;             /* inside a hook already: do not track */
     int ignored;          /* one of the agent's own threads */
 };
 
 static __thread struct heap_thread self __attribute__((tls_model("initial-exec")));
 
-static _Atomic int tracking;
+_Atomic int heap_tracking_on;
+__thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
 static uint64_t interval, seed;
 static uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
 static _Atomic int64_t live_bytes, live_objects_units;
@@ -48,17 +48,17 @@ void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
         agent_lo = m.lo;
         agent_hi = m.hi;
     }
-    atomic_store(&tracking, 1);
+    atomic_store(&heap_tracking_on, 1);
 }
 
 void heap_stop(void)
 {
-    atomic_store(&tracking, 0);
+    atomic_store(&heap_tracking_on, 0);
 }
 
 int heap_tracking(void)
 {
-    return atomic_load_explicit(&tracking, memory_order_relaxed);
+    return atomic_load_explicit(&heap_tracking_on, memory_order_relaxed);
 }
 
 uint64_t heap_interval(void)
@@ -86,18 +86,21 @@ static double uniform(void)
     return ((self.rng >> 11) + 1) * (1.0 / 9007199254740992.0);
 }
 
-/* Decides whether an allocation of size bytes is sampled. */
-static int take_sample(size_t size)
+/* Bytes until the next sample: exponential with mean `interval` (0 in
+ * exact mode: every allocation). */
+static int64_t next_gap(void)
 {
-    if (interval == 1)
-        return 1;
-    if (!self.rng)
-        self.until_sample = (int64_t)(-log(uniform()) * (double)interval);
-    self.until_sample -= (int64_t)size;
-    if (self.until_sample > 0)
+    return interval == 1 ? 0 : (int64_t)(-log(uniform()) * (double)interval);
+}
+
+/* The budget of a thread starts at 0; its first crossing only draws the
+ * real first gap, so the first allocation is not sampled for sure. */
+static int first_crossing(size_t size)
+{
+    if (self.rng || interval == 1)
         return 0;
-    self.until_sample = (int64_t)(-log(uniform()) * (double)interval);
-    return 1;
+    heap_bytes_until_sample = next_gap() - (int64_t)size;
+    return heap_bytes_until_sample > 0;
 }
 
 static uint32_t capture_stack(uint64_t *frames, uint32_t *flags)
@@ -172,20 +175,24 @@ static void record(void *p, size_t size)
     count(a.stack, &a, 1);
 }
 
-void heap_on_alloc(void *p, size_t size)
+void heap_sampled_alloc(void *p, size_t size)
 {
-    if (!p || !heap_tracking() || self.busy || self.ignored)
+    if (first_crossing(size))
+        return;
+    heap_bytes_until_sample = next_gap();
+    if (self.busy || self.ignored)
         return;
     self.busy = 1;
-    if (take_sample(size))
-        record(p, size);
+    record(p, size);
     self.busy = 0;
 }
 
 void heap_take(void *p, struct heap_taken *taken)
 {
     taken->found = 0;
-    if (!p || !heap_tracking() || self.busy || self.ignored)
+    if (!p || !heap_tracking() || !heap_live_maybe((uintptr_t)p))
+        return;
+    if (self.busy || self.ignored)
         return;
     self.busy = 1;
     if (!heap_live_remove((uintptr_t)p, &taken->allocation)) {
@@ -195,7 +202,7 @@ void heap_take(void *p, struct heap_taken *taken)
     self.busy = 0;
 }
 
-void heap_on_free(void *p)
+void heap_maybe_sampled_free(void *p)
 {
     struct heap_taken ignored;
     heap_take(p, &ignored);

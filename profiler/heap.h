@@ -13,6 +13,7 @@
 #define STOKE_AGENT_HEAP_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "heap_live.h"
@@ -30,9 +31,31 @@ void heap_stop(void);
 int heap_tracking(void);
 uint64_t heap_interval(void);
 
+/* The hooks' fast paths, inlined into them: most allocations only count
+ * down this thread's byte budget, most frees only read the filter. */
+extern _Atomic int heap_tracking_on;
+extern __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
+
+void heap_sampled_alloc(void *p, size_t size);
+void heap_maybe_sampled_free(void *p);
+
 /* Called by the hooks after a successful allocation / before a free. */
-void heap_on_alloc(void *p, size_t size);
-void heap_on_free(void *p);
+static inline void heap_on_alloc(void *p, size_t size)
+{
+    if (__builtin_expect(!p || !atomic_load_explicit(&heap_tracking_on, memory_order_relaxed), 1))
+        return;
+    heap_bytes_until_sample -= (int64_t)size;
+    if (__builtin_expect(heap_bytes_until_sample <= 0, 0))
+        heap_sampled_alloc(p, size);
+}
+
+static inline void heap_on_free(void *p)
+{
+    if (__builtin_expect(!p || !atomic_load_explicit(&heap_tracking_on, memory_order_relaxed) ||
+                             !heap_live_maybe((uintptr_t)p), 1))
+        return;
+    heap_maybe_sampled_free(p);
+}
 
 /* realloc: the old block is taken out before the allocator may reuse its
  * address, and put back as it was if the allocator fails. */

@@ -14,7 +14,6 @@
 #include "pages.h"
 
 #define SHARDS 64
-#define FILTER_BITS 16 /* 256 KiB of counters: stays in cache */
 #define EMPTY 0
 #define TOMBSTONE 1
 
@@ -25,7 +24,7 @@ struct shard {
 };
 
 static struct shard shards[SHARDS] = {[0 ... SHARDS - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER}};
-static _Atomic uint32_t filter[1u << FILTER_BITS];
+_Atomic uint16_t heap_live_filter[HEAP_LIVE_FILTER_SLOTS];
 
 static uint64_t hash_address(uintptr_t address)
 {
@@ -33,9 +32,14 @@ static uint64_t hash_address(uintptr_t address)
     return h ^ (h >> 29);
 }
 
-static _Atomic uint32_t *filter_counter(uint64_t hash)
+static void filter_add(uintptr_t address, int delta)
 {
-    return &filter[hash >> (64 - FILTER_BITS)];
+    _Atomic uint16_t *slot = heap_live_filter_slot(address);
+    uint16_t v = atomic_load_explicit(slot, memory_order_relaxed);
+    while (v != HEAP_LIVE_FILTER_STUCK &&
+           !atomic_compare_exchange_weak_explicit(slot, &v, (uint16_t)(v + delta),
+                                                  memory_order_relaxed, memory_order_relaxed))
+        ;
 }
 
 static int rebuild(struct shard *s)
@@ -73,7 +77,7 @@ int heap_live_insert(const struct live_allocation *a)
             s->tombstones--;
         s->slots[i] = *a;
         s->used++;
-        atomic_fetch_add_explicit(filter_counter(hash), 1, memory_order_relaxed);
+        filter_add(a->address, 1);
         ret = 0;
     }
     pthread_mutex_unlock(&s->lock);
@@ -82,9 +86,9 @@ int heap_live_insert(const struct live_allocation *a)
 
 int heap_live_remove(uintptr_t address, struct live_allocation *out)
 {
-    uint64_t hash = hash_address(address);
-    if (!atomic_load_explicit(filter_counter(hash), memory_order_relaxed))
+    if (!heap_live_maybe(address))
         return -1;
+    uint64_t hash = hash_address(address);
     struct shard *s = &shards[hash % SHARDS];
     int ret = -1;
     pthread_mutex_lock(&s->lock);
@@ -97,7 +101,7 @@ int heap_live_remove(uintptr_t address, struct live_allocation *out)
             s->slots[i].address = TOMBSTONE;
             s->used--;
             s->tombstones++;
-            atomic_fetch_sub_explicit(filter_counter(hash), 1, memory_order_relaxed);
+            filter_add(address, -1);
             ret = 0;
             break;
         }

@@ -9,6 +9,7 @@
 #ifndef STOKE_AGENT_HEAP_LIVE_H
 #define STOKE_AGENT_HEAP_LIVE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "heap_stacks.h"
@@ -20,6 +21,26 @@ struct live_allocation {
     uint64_t objects;          /* estimated objects it stands for */
     struct heap_stack *stack;
 };
+
+/* The counting filter: one counter per 16-byte slot of addresses, modulo
+ * its size. Zero means no sampled allocation lives there, so free can skip
+ * the tables. It is indexed by the address itself, not a hash, so frees of
+ * neighbouring blocks touch the same cache lines: 32 KiB, mostly in L1. A
+ * counter that reaches its maximum stays there (and stays "maybe"). */
+#define HEAP_LIVE_FILTER_SLOTS (1u << 14)
+#define HEAP_LIVE_FILTER_STUCK 0xffffu
+extern _Atomic uint16_t heap_live_filter[HEAP_LIVE_FILTER_SLOTS];
+
+static inline _Atomic uint16_t *heap_live_filter_slot(uintptr_t address)
+{
+    return &heap_live_filter[(address >> 4) & (HEAP_LIVE_FILTER_SLOTS - 1)];
+}
+
+/* 0 when address is certainly not a live sampled allocation. */
+static inline int heap_live_maybe(uintptr_t address)
+{
+    return atomic_load_explicit(heap_live_filter_slot(address), memory_order_relaxed) != 0;
+}
 
 /* Records a live sampled allocation. Returns 0, or -1 when out of memory
  * (the allocation is then not tracked). */

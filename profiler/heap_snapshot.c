@@ -163,19 +163,17 @@ int heap_snapshot_write(const struct process_description *d, const char *dir,
         snprintf(target, sizeof target, "%s", path);
     else
         name_file(d, dir, trigger, seq, target, sizeof target);
-    const char *create = target;
-    if (trigger == STOKE_HEAP_PEAK) {
-        snprintf(temporary, sizeof temporary, "%s.tmp", target);
-        unlink(temporary);
-        create = temporary;
-    }
+    /* written under a temporary name and renamed: a snapshot appears whole */
+    snprintf(temporary, sizeof temporary, "%s.tmp", target);
+    unlink(temporary);
+    const char *create = temporary;
     struct trace_file f;
     if (trace_file_create(&f, create))
         return -1;
     int ret = write_contents(&f, d, trigger, seq);
     int err = errno;
     trace_file_close(&f);
-    if (!ret && create != target && rename(create, target))
+    if (!ret && rename(create, target))
         ret = -1, err = errno;
     if (ret) {
         unlink(create);

@@ -10,6 +10,11 @@
  * line, inlined) are summed into one line. Lines come sorted by their
  * frame names, as stackcollapse writes them.
  *
+ * The differential form (difffolded.pl's output, the input of
+ * flamegraph.pl for a differential graph) writes two values per line,
+ * before and after, "root;caller;leaf 40 42", for every stack with a
+ * non-zero value on either side (0 on the side that lacks it).
+ *
  * Names are written as they are, except for the characters that would break
  * the line structure: ';' (the frame separator) becomes ':' and a newline,
  * carriage return or tab becomes a space, so every stack stays one line and
@@ -84,35 +89,68 @@ static int by_names(const void *a, const void *b, void *profile)
     return compare_names(profile, *(const uint32_t *)a, *(const uint32_t *)b);
 }
 
-/* The stacks with a non-zero value, sorted by names; returns how many. */
-static size_t sorted_stacks(const struct stoke_profile *p, size_t value_index, uint32_t *out)
+/* The values of one line: which of the profile's values, how many. */
+struct columns {
+    const size_t *index;
+    size_t n;
+};
+
+static int any_value(const struct stoke_row *row, const struct columns *c)
+{
+    for (size_t k = 0; k < c->n; k++)
+        if (row->values[c->index[k]] != 0)
+            return 1;
+    return 0;
+}
+
+/* The stacks with a non-zero value in a column, sorted by names; returns
+ * how many. */
+static size_t sorted_stacks(const struct stoke_profile *p, const struct columns *c,
+                            uint32_t *out)
 {
     size_t n = 0;
     for (size_t r = 0; r < p->nrows; r++)
-        if (p->rows[r].values[value_index] != 0 && p->stack_len[p->rows[r].stack] != 0)
+        if (any_value(&p->rows[r], c) && p->stack_len[p->rows[r].stack] != 0)
             out[n++] = p->rows[r].stack;
     qsort_r(out, n, sizeof *out, by_names, (void *)p);
     return n;
 }
 
-int stoke_write_folded(FILE *out, const struct stoke_profile *p, size_t value_index)
+static int write_lines(FILE *out, const struct stoke_profile *p, const struct columns *c)
 {
-    if (value_index >= p->nvalues)
-        return 0;
-    uint32_t *stacks = stoke_xmalloc(p->nrows * sizeof *stacks);
-    size_t n = sorted_stacks(p, value_index, stacks);
+    for (size_t k = 0; k < c->n; k++)
+        if (c->index[k] >= p->nvalues)
+            return 0;
+    uint32_t *stacks = stoke_xmalloc((p->nrows ? p->nrows : 1) * sizeof *stacks);
+    size_t n = sorted_stacks(p, c, stacks);
     for (size_t i = 0; i < n;) {
-        int64_t value = 0;
+        struct stoke_row sum = {0};
         size_t j = i;
         for (; j < n && compare_names(p, stacks[i], stacks[j]) == 0; j++)
-            value += p->rows[stacks[j]].values[value_index];
-        if (value != 0) {
+            for (size_t k = 0; k < c->n; k++)
+                sum.values[c->index[k]] += p->rows[stacks[j]].values[c->index[k]];
+        if (any_value(&sum, c)) {
             write_stack(out, p, stacks[i]);
-            fprintf(out, " %" PRId64 "\n", value);
+            for (size_t k = 0; k < c->n; k++)
+                fprintf(out, " %" PRId64, sum.values[c->index[k]]);
+            putc('\n', out);
         }
         i = j;
     }
     free(stacks);
     fflush(out);
     return ferror(out) ? -1 : 0;
+}
+
+int stoke_write_folded(FILE *out, const struct stoke_profile *p, size_t value_index)
+{
+    struct columns one = {&value_index, 1};
+    return write_lines(out, p, &one);
+}
+
+int stoke_write_folded_diff(FILE *out, const struct stoke_profile *diff)
+{
+    static const size_t before_after[] = {0, 1};
+    struct columns two = {before_after, 2};
+    return write_lines(out, diff, &two);
 }

@@ -12,4 +12,9 @@
  * -1 on a write error (errno set). */
 int stoke_write_folded(FILE *out, const struct stoke_profile *p, size_t value_index);
 
+/* Writes a differential profile (stoke_profile_diff: values 0 and 1) as
+ * difffolded.pl does: "root;caller;leaf BEFORE AFTER\n" for every stack
+ * with a non-zero value on either side. Returns 0, or -1 on a write error. */
+int stoke_write_folded_diff(FILE *out, const struct stoke_profile *diff);
+
 #endif

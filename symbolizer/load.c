@@ -2,11 +2,14 @@
  * load.c - turns one trace file into profile rows; see load.h.
  *
  * Owns: the meaning of each record type (PROCESS, MAP, THREAD, STACK,
- * SAMPLES, END, NOTE) and the shape of stacks in the profile: the process
- * root "comm (pid)", an optional thread frame "name (tid)", then callers to
- * leaf. A stack the agent marked truncated or partial gets an
- * "[incomplete stack]" frame under those roots, since its outer callers are
- * missing.
+ * SAMPLES, END, NOTE, HEAP, HEAP_STACK) and the shape of stacks in the
+ * profile: the process root "comm (pid)", an optional thread frame
+ * "name (tid)" (CPU traces only), then callers to leaf. A stack the agent
+ * marked truncated or partial gets an "[incomplete stack]" frame under those
+ * roots, since its outer callers are missing. Also which kind of profile a
+ * file may join: the first file loaded makes the profile CPU (SAMPLES, or
+ * no HEAP record at all) or heap (a HEAP record), and a file of the other
+ * kind is refused before any of its values are added.
  * Never: allocates per sample (each distinct stack id is symbolized once and
  * each distinct thread + stack id interned once), writes output files, or
  * exits.
@@ -19,6 +22,7 @@
 #include <string.h>
 #include "alloc.h"
 #include "fields.h"
+#include "heap_record.h"
 #include "reader.h"
 #include "stoke_format.h"
 #include "symbolize.h"
@@ -60,6 +64,10 @@ struct loader {
     size_t scratch_cap;
     uint64_t weight_total, last_time_us;
     uint64_t damaged_records;
+    int kind_settled;             /* this file's kind was checked against the profile */
+    int heap_seen;                /* the HEAP record was read: a heap snapshot */
+    uint64_t heap_stacks;         /* HEAP_STACK records read */
+    int refused;                  /* the file's kind is not the profile's: stop */
     struct code_address addresses[MAX_RECORD_FRAMES]; /* of the STACK record being read */
 };
 
@@ -214,13 +222,15 @@ static void push_frame(struct loader *l, uint32_t frame)
 
 /* Appends the frames of addresses[0..n) (leaf first) to the pool, root
  * first: walking from the outermost address, each address's inline chain
- * from its outer function in. */
-static void symbolize_addresses(struct loader *l, const struct code_address *addresses, int n)
+ * from its outer function in. Every address but the leaf is a return
+ * address; with all_returns the leaf is one too. */
+static void symbolize_addresses(struct loader *l, const struct code_address *addresses, int n,
+                                int all_returns)
 {
     for (int i = n - 1; i >= 0; i--) {
         const uint32_t *frames;
         size_t count = stoke_symbolize(l->symbolizer, addresses[i].module, addresses[i].offset,
-                                       i > 0, &frames);
+                                       i > 0 || all_returns, &frames);
         for (size_t j = count; j-- > 0;)
             push_frame(l, frames[j]);
     }
@@ -241,8 +251,30 @@ static int on_stack(struct loader *l, struct stoke_fields *f)
     size_t start = l->nframes;
     if (flags & (STOKE_STACK_TRUNCATED | STOKE_STACK_PARTIAL))
         push_frame(l, synthetic_frame(l, "[incomplete stack]", STOKE_KIND_UNKNOWN));
-    symbolize_addresses(l, l->addresses, n);
+    symbolize_addresses(l, l->addresses, n, (flags & STOKE_STACK_CALLERS) != 0);
     l->stacks[id] = (struct trace_stack){(uint32_t)start, (uint32_t)(l->nframes - start), 1};
+    return 0;
+}
+
+/* --- the kind of the profile ---------------------------------------------- */
+
+/* Checks this file's kind against the profile's, once per file: the first
+ * file loaded sets the profile's kind. Returns 0, or -1 when the kinds
+ * differ (then the reading stops and the file is refused). */
+static int settle_kind(struct loader *l, int kind)
+{
+    if (l->kind_settled)
+        return 0;
+    l->kind_settled = 1;
+    int profile_has_files = l->proc != NO_PROCESS && l->proc > 0;
+    if (profile_has_files && l->profile->kind != kind) {
+        l->refused = 1;
+        return -1;
+    }
+    if (kind == STOKE_PROFILE_HEAP)
+        stoke_make_heap_profile(l->profile);
+    else
+        l->profile->kind = STOKE_PROFILE_CPU;
     return 0;
 }
 
@@ -277,9 +309,11 @@ static uint32_t profile_stack(struct loader *l, uint32_t thread, uint64_t id)
 static int on_samples(struct loader *l, struct stoke_fields *f)
 {
     uint64_t tid = stoke_field_u(f), time_us = stoke_field_u(f), count = stoke_field_u(f);
-    if (f->bad)
-        return -1;
+    if (f->bad || l->heap_seen)
+        return -1; /* a snapshot holds no samples */
     ensure_process(l);
+    if (settle_kind(l, STOKE_PROFILE_CPU))
+        return 0;
     uint32_t thread = l->split_threads ? thread_frame(l, tid) : UINT32_MAX;
     struct stoke_process_summary *s = summary(l);
     for (uint64_t i = 0; i < count; i++) {
@@ -294,6 +328,36 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
     }
     if (time_us > l->last_time_us)
         l->last_time_us = time_us;
+    return 0;
+}
+
+/* --- HEAP, HEAP_STACK ---------------------------------------------------- */
+
+static int on_heap(struct loader *l, struct stoke_fields *f)
+{
+    struct stoke_heap_summary heap;
+    if (stoke_decode_heap(f, &heap) || l->kind_settled)
+        return -1; /* one HEAP per snapshot, and no samples before it */
+    ensure_process(l);
+    if (settle_kind(l, STOKE_PROFILE_HEAP))
+        return 0;
+    l->heap_seen = 1;
+    struct stoke_process_summary *s = summary(l);
+    s->heap = heap;
+    s->duration_us = heap.time_us;
+    return 0;
+}
+
+static int on_heap_stack(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t id = stoke_field_u(f);
+    int64_t values[STOKE_HEAP_NVALUES];
+    for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
+        values[i] = (int64_t)stoke_field_u(f);
+    if (f->bad || id >= MAX_STACK_ID || !l->heap_seen)
+        return -1;
+    stoke_profile_add_to_stack(l->profile, profile_stack(l, UINT32_MAX, id), values);
+    l->heap_stacks++;
     return 0;
 }
 
@@ -342,11 +406,13 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
     case STOKE_REC_SAMPLES: rc = on_samples(l, &f); break;
     case STOKE_REC_END: rc = on_end(l, &f); break;
     case STOKE_REC_NOTE: rc = on_note(l, &f); break;
+    case STOKE_REC_HEAP: rc = on_heap(l, &f); break;
+    case STOKE_REC_HEAP_STACK: rc = on_heap_stack(l, &f); break;
     default: break; /* a newer minor version's record: skipped by its length */
     }
     if (rc < 0)
         l->damaged_records++;
-    return 0;
+    return l->refused;
 }
 
 static void finish_summary(struct loader *l, const struct stoke_read_status *st)
@@ -355,18 +421,23 @@ static void finish_summary(struct loader *l, const struct stoke_read_status *st)
     s->bytes_lost = st->bytes_lost;
     if (!s->duration_us)
         s->duration_us = l->last_time_us;
-    if (s->clock == STOKE_CLOCK_CPU)
+    if (s->clock == STOKE_CLOCK_CPU && !l->heap_seen)
         s->cpu_ns = l->weight_total * s->period_ns;
 }
 
 static void warn_damage(struct loader *l, const struct stoke_read_status *st)
 {
-    if (st->damaged)
+    const char *state = st->corrupted ? "corrupted" : "truncated";
+    if (st->damaged && l->heap_seen)
+        stoke_warn(l->path,
+                   "snapshot is %s after %" PRIu64 " allocation stacks; the last %" PRIu64
+                   " bytes could not be read",
+                   state, l->heap_stacks, st->bytes_lost);
+    else if (st->damaged)
         stoke_warn(l->path,
                    "trace is %s after %" PRIu64 " samples; the last %" PRIu64
                    " bytes could not be read",
-                   st->corrupted ? "corrupted" : "truncated", summary(l)->samples,
-                   st->bytes_lost);
+                   state, summary(l)->samples, st->bytes_lost);
     if (l->damaged_records)
         stoke_warn(l->path, "%" PRIu64 " damaged records skipped", l->damaged_records);
 }
@@ -382,15 +453,33 @@ static void free_loader(struct loader *l)
     free(l->exe);
 }
 
+/* Takes back the process summary of a file the profile refused. */
+static void refuse_file(struct loader *l, char *err, size_t errlen)
+{
+    snprintf(err, errlen,
+             l->profile->kind == STOKE_PROFILE_HEAP
+                 ? "%s is a CPU trace and cannot join heap snapshots in one profile; "
+                   "report it on its own"
+                 : "%s is a heap snapshot and cannot join CPU traces in one profile; "
+                   "report it on its own",
+             l->path);
+    stoke_profile_remove_last_process(l->profile);
+    l->proc = NO_PROCESS;
+}
+
 int stoke_load_trace(struct stoke_profile *p, const char *path,
                      const struct stoke_load_options *opt, char *err, size_t errlen)
 {
     struct loader l = {.profile = p, .path = path, .proc = NO_PROCESS};
     struct stoke_read_status st;
     l.split_threads = opt && opt->split_threads;
-    stoke_profile_set_value_type(p, 0, "samples", "count");
     int rc = stoke_read_trace(path, on_record, &l, &st, err, errlen);
-    if (rc == 0 && l.proc == NO_PROCESS) {
+    if (rc == 0 && l.proc != NO_PROCESS)
+        settle_kind(&l, STOKE_PROFILE_CPU); /* neither samples nor HEAP: a CPU trace */
+    if (rc == 0 && l.refused) {
+        refuse_file(&l, err, errlen);
+        rc = -1;
+    } else if (rc == 0 && l.proc == NO_PROCESS) {
         snprintf(err, errlen,
                  st.damaged ? "%s: trace is damaged before its first record; nothing to report"
                             : "%s: trace holds no records (the process ended before stoke "

@@ -15,8 +15,13 @@ struct stoke_load_options {
 };
 
 /* Reads the trace at path and adds its samples to p, each stack rooted at a
- * "comm (pid)" frame. Problems that still leave data (truncation, a binary
- * changed since the run) are warned about on stderr, prefixed with the path.
+ * "comm (pid)" frame. A heap snapshot (a file with a HEAP record) adds its
+ * allocation stacks' four heap values instead (enum stoke_heap_value), and
+ * its HEAP record to the process summary (heap). The first file loaded sets
+ * p->kind (enum stoke_profile_kind); a file of the other kind is refused
+ * (-1, p unchanged but for unused frames), so a profile never mixes them.
+ * Problems that still leave data (truncation, a binary changed since the
+ * run) are warned about on stderr, prefixed with the path.
  * Returns 0 on success, -1 when nothing could be read; then err holds a
  * one-line message naming the file and what to do. */
 int stoke_load_trace(struct stoke_profile *p, const char *path,

@@ -280,6 +280,15 @@ struct stoke_process_summary *stoke_profile_add_process(struct stoke_profile *p)
     return s;
 }
 
+void stoke_profile_remove_last_process(struct stoke_profile *p)
+{
+    if (!p->nprocs)
+        return;
+    struct stoke_process_summary *s = &p->procs[--p->nprocs];
+    free(s->comm);
+    free(s->trace_path);
+}
+
 int64_t stoke_profile_total(const struct stoke_profile *p, size_t i)
 {
     int64_t total = 0;

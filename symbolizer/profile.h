@@ -32,6 +32,32 @@ struct stoke_frame {
     uint8_t inlined;    /* 1 if this frame was inlined into its caller */
 };
 
+/* What a profile measures; one profile never mixes the two. */
+enum stoke_profile_kind {
+    STOKE_PROFILE_CPU = 0,  /* value 0 "samples"/"count" (from CPU traces) */
+    STOKE_PROFILE_HEAP = 1, /* the four heap values below (from heap snapshots) */
+};
+
+/* The values of a heap profile, in this order (nvalues = 4). */
+enum stoke_heap_value {
+    STOKE_HEAP_LIVE_BYTES = 0,    /* "live_bytes"/"bytes": allocated, not yet freed */
+    STOKE_HEAP_LIVE_OBJECTS = 1,  /* "live_objects"/"count" */
+    STOKE_HEAP_ALLOC_BYTES = 2,   /* "alloc_bytes"/"bytes": since the process started */
+    STOKE_HEAP_ALLOC_OBJECTS = 3, /* "alloc_objects"/"count" */
+    STOKE_HEAP_NVALUES = 4,
+};
+
+/* A heap snapshot's own account (its HEAP record). */
+struct stoke_heap_summary {
+    uint64_t sequence;        /* 1, 2, ... per process */
+    int trigger;              /* enum stoke_heap_trigger */
+    uint64_t time_us;         /* since the process started */
+    uint64_t realtime_ns;     /* wall-clock time of the snapshot */
+    uint64_t sample_interval; /* mean bytes per sample; 1 = every allocation */
+    uint64_t live_bytes, live_objects, alloc_bytes, alloc_objects; /* totals */
+    uint64_t untracked;       /* allocations the agent could not record */
+};
+
 /* One profiled process as the summary and the report show it. */
 struct stoke_process_summary {
     uint32_t pid;
@@ -49,6 +75,7 @@ struct stoke_process_summary {
     uint64_t cpu_ns;          /* samples x period, CPU clock only */
     int ended_cleanly;        /* 1 if the END record was present */
     uint64_t bytes_lost;      /* compressed bytes after the first damage */
+    struct stoke_heap_summary heap; /* heap profiles only */
 };
 
 #define STOKE_MAX_VALUES 4
@@ -59,6 +86,7 @@ struct stoke_row {
 };
 
 struct stoke_profile {
+    int kind;                    /* enum stoke_profile_kind */
     /* value types, e.g. {"samples","count"}; nvalues >= 1 */
     size_t nvalues;
     const char *value_names[STOKE_MAX_VALUES];
@@ -116,6 +144,9 @@ const char *stoke_profile_string(struct stoke_profile *p, const char *s);
  * trace_path are malloc'ed by the caller and freed with the profile). The
  * pointer is valid until the next call. */
 struct stoke_process_summary *stoke_profile_add_process(struct stoke_profile *p);
+
+/* Removes the last process summary added (and frees its strings). */
+void stoke_profile_remove_last_process(struct stoke_profile *p);
 
 /* Total of value i over all rows. */
 int64_t stoke_profile_total(const struct stoke_profile *p, size_t i);

@@ -1,14 +1,16 @@
 /*
  * html.c - writes the HTML flame graph report: the embedded page shell
- * (viewer code and styles, see embed.cmake) with the title and the profile
- * data put in at its two markers.
+ * (viewer code and styles, see embed.cmake) with the title and the data of
+ * every tab put in at its two markers.
  *
- * Owns: filling the shell's markers.
+ * Owns: filling the shell's markers, the one-profile report as a report of
+ * one tab.
  * Never: writes a name or title unescaped, or anything that loads from
  * outside the file.
  */
 #include "html.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "escape.h"
@@ -17,22 +19,33 @@
 
 #define MARKER_PREFIX "<!--stoke:"
 #define DEFAULT_TITLE "stoke profile"
+#define SINGLE_TAB_NAME "profile"
+
+struct page {
+    const struct stoke_html_tab *tabs;
+    size_t ntabs;
+    const char *title;
+};
 
 struct slot {
     const char *marker;
-    int (*write)(FILE *out, const struct stoke_profile *p, const char *title);
+    int (*write)(FILE *out, const struct page *page);
 };
 
-static int write_title(FILE *out, const struct stoke_profile *p, const char *title)
+static int write_title(FILE *out, const struct page *page)
 {
-    (void)p;
-    escape_html_text(out, title);
+    escape_html_text(out, page->title);
     return 0;
+}
+
+static int write_data(FILE *out, const struct page *page)
+{
+    return report_data_write(out, page->tabs, page->ntabs, page->title);
 }
 
 static const struct slot slots[] = {
     {"<!--stoke:title-->", write_title},
-    {"<!--stoke:data-->", report_data_write},
+    {"<!--stoke:data-->", write_data},
 };
 
 static const struct slot *slot_at(const char *text)
@@ -43,12 +56,26 @@ static const struct slot *slot_at(const char *text)
     return NULL;
 }
 
-int stoke_write_html(FILE *out, const struct stoke_profile *p, const char *title)
+static int tabs_are_valid(const struct stoke_html_tab *tabs, size_t ntabs)
 {
+    if (!tabs || ntabs == 0)
+        return 0;
+    for (size_t t = 0; t < ntabs; t++)
+        if (!tabs[t].profile)
+            return 0;
+    return 1;
+}
+
+int stoke_write_html_tabs(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+                          const char *title)
+{
+    if (!tabs_are_valid(tabs, ntabs)) {
+        errno = EINVAL;
+        return -1;
+    }
+    const struct page page = {tabs, ntabs, title && *title ? title : DEFAULT_TITLE};
     const char *rest = stoke_report_shell;
     const char *mark;
-    if (!title || !*title)
-        title = DEFAULT_TITLE;
     while ((mark = strstr(rest, MARKER_PREFIX)) != NULL) {
         const struct slot *slot = slot_at(mark);
         fwrite(rest, 1, (size_t)(mark - rest), out);
@@ -57,7 +84,7 @@ int stoke_write_html(FILE *out, const struct stoke_profile *p, const char *title
             rest = mark + strlen(MARKER_PREFIX);
             continue;
         }
-        if (slot->write(out, p, title) < 0)
+        if (slot->write(out, &page) < 0)
             return -1;
         rest = mark + strlen(slot->marker);
     }
@@ -65,4 +92,10 @@ int stoke_write_html(FILE *out, const struct stoke_profile *p, const char *title
     if (fflush(out) == EOF || ferror(out))
         return -1;
     return 0;
+}
+
+int stoke_write_html(FILE *out, const struct stoke_profile *p, const char *title)
+{
+    const struct stoke_html_tab tab = {SINGLE_TAB_NAME, p, 0};
+    return stoke_write_html_tabs(out, &tab, 1, title);
 }

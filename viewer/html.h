@@ -20,7 +20,11 @@ struct stoke_html_tab {
     int differential;                    /* 1: values 0 and 1 are before and after */
 };
 
-/* Writes several profiles into one HTML file, one tab each. */
+/* Writes several profiles into one HTML file, one tab each (a tab bar shows
+ * when there are two or more); tabs share one string pool and frame table.
+ * A differential tab whose profile has fewer than two values is written as
+ * an ordinary one. Returns 0, or -1 on a write error or when out of memory
+ * (errno set; EINVAL for no tab or a tab without a profile). */
 int stoke_write_html_tabs(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
                           const char *title);
 

@@ -1,7 +1,8 @@
 /*
- * report_data.c - the profile as the viewer's JSON document.
+ * report_data.c - the report's profiles as the viewer's JSON document.
  *
- * Owns: the document's layout and its version number (js/data.js reads it).
+ * Owns: the document's layout and its version number (js/data.js and
+ * tools/report_data.py read it).
  * Never: writes a string unescaped, or one object per frame or per stack.
  */
 #include "report_data.h"
@@ -12,25 +13,30 @@
 
 #include "call_tree.h"
 #include "escape.h"
+#include "frame_table.h"
 #include "string_pool.h"
 
-#define REPORT_DATA_VERSION 1
+#define REPORT_DATA_VERSION 2
 
-/* The string indices of each frame's name, module and file. */
-struct frame_strings {
-    struct string_pool pool;
-    uint32_t *name, *module, *file;
+/* What the tabs share: strings and frames, and per tab the index in the
+ * shared frame table of each of its profile's frames. */
+struct shared {
+    struct string_pool strings;
+    struct frame_table frames;
+    uint32_t **tab_frames; /* tab_frames[t][f]: shared index of frame f of tab t */
+    size_t ntabs;
 };
 
-static void frame_strings_free(struct frame_strings *fs)
+static void shared_free(struct shared *s)
 {
-    string_pool_free(&fs->pool);
-    free(fs->name);
-    free(fs->module);
-    free(fs->file);
+    string_pool_free(&s->strings);
+    frame_table_free(&s->frames);
+    for (size_t t = 0; s->tab_frames && t < s->ntabs; t++)
+        free(s->tab_frames[t]);
+    free(s->tab_frames);
 }
 
-static int intern_into(struct string_pool *pool, const char *s, uint32_t *index)
+static int intern_string(struct string_pool *pool, const char *s, uint32_t *index)
 {
     int64_t i = string_pool_intern(pool, s);
     if (i < 0)
@@ -39,22 +45,38 @@ static int intern_into(struct string_pool *pool, const char *s, uint32_t *index)
     return 0;
 }
 
-static int frame_strings_build(struct frame_strings *fs, const struct stoke_profile *p)
+static int intern_frame(struct shared *s, const struct stoke_frame *f, uint32_t *index)
 {
-    size_t n = p->nframes ? p->nframes : 1;
-    string_pool_init(&fs->pool);
-    fs->name = malloc(n * sizeof(uint32_t));
-    fs->module = malloc(n * sizeof(uint32_t));
-    fs->file = malloc(n * sizeof(uint32_t));
-    uint32_t empty;
-    if (!fs->name || !fs->module || !fs->file || intern_into(&fs->pool, "", &empty) < 0)
+    struct frame_key k = {.line = f->line, .kind = f->kind, .inlined = f->inlined};
+    if (intern_string(&s->strings, f->name, &k.name) < 0 ||
+        intern_string(&s->strings, f->module, &k.module) < 0 ||
+        intern_string(&s->strings, f->file, &k.file) < 0)
         return -1;
-    for (size_t f = 0; f < p->nframes; f++) {
-        const struct stoke_frame *fr = &p->frames[f];
-        if (intern_into(&fs->pool, fr->name, &fs->name[f]) < 0 ||
-            intern_into(&fs->pool, fr->module, &fs->module[f]) < 0 ||
-            intern_into(&fs->pool, fr->file, &fs->file[f]) < 0)
+    int64_t i = frame_table_intern(&s->frames, &k);
+    if (i < 0)
+        return -1;
+    *index = (uint32_t)i;
+    return 0;
+}
+
+/* Interns the frames of every tab ("" is string 0). */
+static int shared_build(struct shared *s, const struct stoke_html_tab *tabs, size_t ntabs)
+{
+    uint32_t empty;
+    string_pool_init(&s->strings);
+    frame_table_init(&s->frames);
+    s->ntabs = ntabs;
+    s->tab_frames = calloc(ntabs ? ntabs : 1, sizeof(*s->tab_frames));
+    if (!s->tab_frames || intern_string(&s->strings, "", &empty) < 0)
+        return -1;
+    for (size_t t = 0; t < ntabs; t++) {
+        const struct stoke_profile *p = tabs[t].profile;
+        s->tab_frames[t] = malloc((p->nframes ? p->nframes : 1) * sizeof(uint32_t));
+        if (!s->tab_frames[t])
             return -1;
+        for (size_t f = 0; f < p->nframes; f++)
+            if (intern_frame(s, &p->frames[f], &s->tab_frames[t][f]) < 0)
+                return -1;
     }
     return 0;
 }
@@ -82,17 +104,6 @@ static void write_i64(FILE *out, int64_t v)
     }
 }
 
-static void write_u32_array(FILE *out, const uint32_t *v, size_t n)
-{
-    fputc('[', out);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', out);
-        write_u64(out, v[i]);
-    }
-    fputc(']', out);
-}
-
 static void write_i64_array(FILE *out, const int64_t *v, size_t n)
 {
     fputc('[', out);
@@ -104,29 +115,74 @@ static void write_i64_array(FILE *out, const int64_t *v, size_t n)
     fputc(']', out);
 }
 
-typedef uint64_t frame_field(const struct stoke_frame *f);
-
-static uint64_t frame_line(const struct stoke_frame *f) { return f->line; }
-static uint64_t frame_kind(const struct stoke_frame *f) { return f->kind; }
-static uint64_t frame_inlined(const struct stoke_frame *f) { return f->inlined; }
-
-/* One numeric field of every frame, as an integer array. */
-static void write_frame_column(FILE *out, const struct stoke_profile *p, frame_field *field)
+/* v[i] for every i, or map[v[i]] when map is given. */
+static void write_u32_array(FILE *out, const uint32_t *v, size_t n, const uint32_t *map)
 {
     fputc('[', out);
-    for (size_t f = 0; f < p->nframes; f++) {
-        if (f)
+    for (size_t i = 0; i < n; i++) {
+        if (i)
             fputc(',', out);
-        write_u64(out, field(&p->frames[f]));
+        write_u64(out, map ? map[v[i]] : v[i]);
     }
     fputc(']', out);
 }
 
-static void write_header(FILE *out, const struct stoke_profile *p, const char *title)
+typedef uint64_t frame_field(const struct frame_key *f);
+
+static uint64_t frame_name(const struct frame_key *f) { return f->name; }
+static uint64_t frame_module(const struct frame_key *f) { return f->module; }
+static uint64_t frame_file(const struct frame_key *f) { return f->file; }
+static uint64_t frame_line(const struct frame_key *f) { return f->line; }
+static uint64_t frame_kind(const struct frame_key *f) { return f->kind; }
+static uint64_t frame_inlined(const struct frame_key *f) { return f->inlined; }
+
+static const struct {
+    const char *key;
+    frame_field *field;
+} frame_columns[] = {
+    {"name", frame_name}, {"module", frame_module}, {"file", frame_file},
+    {"line", frame_line}, {"kind", frame_kind},     {"inlined", frame_inlined},
+};
+
+static void write_strings(FILE *out, const struct string_pool *pool)
 {
-    fprintf(out, "{\"version\":%d,\n\"title\":", REPORT_DATA_VERSION);
-    escape_json_string(out, title);
-    fputs(",\n\"period_ns\":", out);
+    fputs(",\n\"strings\":[", out);
+    for (size_t i = 0; i < pool->count; i++) {
+        if (i)
+            fputs(i % 64 ? "," : ",\n", out);
+        escape_json_string(out, pool->strings[i]);
+    }
+    fputs("]", out);
+}
+
+/* The shared frame table, one integer array per field. */
+static void write_frames(FILE *out, const struct frame_table *frames)
+{
+    fputs(",\n\"frames\":{", out);
+    for (size_t c = 0; c < sizeof(frame_columns) / sizeof(frame_columns[0]); c++) {
+        fprintf(out, "%s\"%s\":[", c ? ",\n" : "", frame_columns[c].key);
+        for (size_t f = 0; f < frames->count; f++) {
+            if (f)
+                fputc(',', out);
+            write_u64(out, frame_columns[c].field(&frames->frames[f]));
+        }
+        fputc(']', out);
+    }
+    fputs("}", out);
+}
+
+/* A differential tab needs its before and after values. */
+static int is_differential(const struct stoke_html_tab *tab)
+{
+    return tab->differential && tab->profile->nvalues >= 2;
+}
+
+static void write_tab_header(FILE *out, const struct stoke_html_tab *tab)
+{
+    const struct stoke_profile *p = tab->profile;
+    fputs("{\"name\":", out);
+    escape_json_string(out, tab->name);
+    fprintf(out, ",\"differential\":%d,\n\"period_ns\":", is_differential(tab));
     write_u64(out, p->period_ns);
     fputs(",\n\"values\":[", out);
     for (size_t v = 0; v < p->nvalues; v++) {
@@ -152,40 +208,13 @@ static void write_processes(FILE *out, const struct stoke_profile *p)
     fputs("]", out);
 }
 
-static void write_strings(FILE *out, const struct string_pool *pool)
-{
-    fputs(",\n\"strings\":[", out);
-    for (size_t i = 0; i < pool->count; i++) {
-        if (i)
-            fputs(i % 64 ? "," : ",\n", out);
-        escape_json_string(out, pool->strings[i]);
-    }
-    fputs("]", out);
-}
-
-static void write_frames(FILE *out, const struct stoke_profile *p, const struct frame_strings *fs)
-{
-    fputs(",\n\"frames\":{\"name\":", out);
-    write_u32_array(out, fs->name, p->nframes);
-    fputs(",\n\"module\":", out);
-    write_u32_array(out, fs->module, p->nframes);
-    fputs(",\n\"file\":", out);
-    write_u32_array(out, fs->file, p->nframes);
-    fputs(",\n\"line\":", out);
-    write_frame_column(out, p, frame_line);
-    fputs(",\n\"kind\":", out);
-    write_frame_column(out, p, frame_kind);
-    fputs(",\n\"inlined\":", out);
-    write_frame_column(out, p, frame_inlined);
-    fputs("}", out);
-}
-
-static void write_tree(FILE *out, const struct call_tree *tree)
+/* The tab's call tree, its frames as indices into the shared table. */
+static void write_tree(FILE *out, const struct call_tree *tree, const uint32_t *frame_map)
 {
     fputs(",\n\"tree\":{\"depth\":", out);
-    write_u32_array(out, tree->depth, tree->nnodes);
+    write_u32_array(out, tree->depth, tree->nnodes, NULL);
     fputs(",\n\"frame\":", out);
-    write_u32_array(out, tree->frame, tree->nnodes);
+    write_u32_array(out, tree->frame, tree->nnodes, frame_map);
     fputs(",\n\"self\":[", out);
     for (size_t v = 0; v < tree->nvalues; v++) {
         if (v)
@@ -195,22 +224,44 @@ static void write_tree(FILE *out, const struct call_tree *tree)
     fputs("]}}", out);
 }
 
-int report_data_write(FILE *out, const struct stoke_profile *p, const char *title)
+/* Writes one tab; -1 when out of memory for its call tree. */
+static int write_tab(FILE *out, const struct stoke_html_tab *tab, const uint32_t *frame_map)
 {
-    struct frame_strings fs = {0};
     struct call_tree tree;
-    int rc = -1;
-    if (frame_strings_build(&fs, p) == 0 && call_tree_build(&tree, p) == 0) {
-        write_header(out, p, title);
-        write_processes(out, p);
-        write_strings(out, &fs.pool);
-        write_frames(out, p, &fs);
-        write_tree(out, &tree);
-        call_tree_free(&tree);
-        rc = 0;
-    } else {
-        errno = ENOMEM;
+    if (call_tree_build(&tree, tab->profile) < 0)
+        return -1;
+    write_tab_header(out, tab);
+    write_processes(out, tab->profile);
+    write_tree(out, &tree, frame_map);
+    call_tree_free(&tree);
+    return 0;
+}
+
+static int write_document(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+                          const char *title, const struct shared *s)
+{
+    fprintf(out, "{\"version\":%d,\n\"title\":", REPORT_DATA_VERSION);
+    escape_json_string(out, title);
+    write_strings(out, &s->strings);
+    write_frames(out, &s->frames);
+    fputs(",\n\"tabs\":[", out);
+    for (size_t t = 0; t < ntabs; t++) {
+        if (t)
+            fputs(",\n", out);
+        if (write_tab(out, &tabs[t], s->tab_frames[t]) < 0)
+            return -1;
     }
-    frame_strings_free(&fs);
+    fputs("]}", out);
+    return 0;
+}
+
+int report_data_write(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+                      const char *title)
+{
+    struct shared s;
+    int rc = shared_build(&s, tabs, ntabs) == 0 ? write_document(out, tabs, ntabs, title, &s) : -1;
+    shared_free(&s);
+    if (rc < 0)
+        errno = ENOMEM;
     return rc;
 }

@@ -1,25 +1,33 @@
 /*
- * report_data.h - writes the profile as the JSON document the viewer reads
- * (version 1): a string pool, the frame table as integer arrays into it, and
- * the stacks as a preorder call tree (see call_tree.h). Every string is
- * escaped so the document can sit inside an HTML <script> block.
+ * report_data.h - writes the report's profiles as the JSON document the
+ * viewer reads (version 2): a string pool and a frame table (integer arrays
+ * into the pool, each distinct frame once) shared by every tab, then per tab
+ * its value types, processes and stacks as a preorder call tree (see
+ * call_tree.h) whose frames index the shared table. Every string is escaped
+ * so the document can sit inside an HTML <script> block.
  *
- *   {"version":1, "title":"...", "period_ns":N,
- *    "values":[{"name":"samples","unit":"count"}, ...],
- *    "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],
+ *   {"version":2, "title":"...",
  *    "strings":["", "main", ...],
  *    "frames":{"name":[...],"module":[...],"file":[...],  (string indices)
  *              "line":[...],"kind":[...],"inlined":[...]},
- *    "tree":{"depth":[...],"frame":[...],"self":[[value 0...],[value 1...]]}}
+ *    "tabs":[{"name":"CPU", "differential":0, "period_ns":N,
+ *             "values":[{"name":"samples","unit":"count"}, ...],
+ *             "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],
+ *             "tree":{"depth":[...],"frame":[...],"self":[[value 0...],[value 1...]]}},
+ *            ...]}
+ *
+ * "differential":1 only on a tab with at least two values: value 0 is
+ * before, value 1 after.
  */
 #ifndef STOKE_VIEWER_REPORT_DATA_H
 #define STOKE_VIEWER_REPORT_DATA_H
 
 #include <stdio.h>
-#include "profile.h"
+#include "html.h"
 
 /* Returns 0, or -1 when out of memory (errno set). Write errors are left
  * in out's error flag. */
-int report_data_write(FILE *out, const struct stoke_profile *p, const char *title);
+int report_data_write(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+                      const char *title);
 
 #endif

@@ -18,6 +18,22 @@
  * INFO is the output of sym_target (real addresses to symbolize); without it
  * the addresses are made up.
  *
+ *   make_trace heap OUT SEQ TRIGGER [UNTRACKED]
+ *
+ * writes heap snapshot SEQ (1, 2, ...) of process demo (4242), TRIGGER one
+ * of signal | api | exit | peak, with UNTRACKED allocations the agent could
+ * not record (default 0). Its allocation stacks are JIT addresses (module
+ * 0) that a perf-4242.map next to OUT names (see heap_functions), each
+ * frame a return address (STOKE_STACK_CALLERS). With s = SEQ, as
+ * live_bytes live_objects alloc_bytes alloc_objects:
+ *   main;run;leak_a     s MiB, 16s, s MiB, 16s
+ *   main;run;churn_b    4096, 1, 200s MiB, 51200s
+ *   main;keep_c         30 MiB, 30, 30 MiB, 30 (its leaf return address is
+ *                       the first byte of late_d: named keep_c only when
+ *                       symbolized at offset - 1)
+ *   main;run;late_d     (s-1) x 512 KiB, 8(s-1), the same (only when s >= 2)
+ *   main;early_e        100, 1, 100, 1 (only when s == 1)
+ *
  *   make_trace bench OUT SAMPLES STACKS BINARY...
  *
  * writes SAMPLES samples over STACKS distinct stacks of depth 8..31 made of
@@ -381,6 +397,99 @@ static long write_scenario(const char *out, const char *info_path, int mismatch,
     return finish_writer(&w);
 }
 
+/* --- heap snapshots ------------------------------------------------------- */
+
+/* Where the JIT functions of the snapshots start (0x100 bytes each), in
+ * the order of the perf map the tests write. */
+enum heap_function { MAIN, RUN, LEAK_A, CHURN_B, KEEP_C, LATE_D, EARLY_E };
+#define HEAP_CODE 0x7f0000010000ull
+#define MiB (1024ull * 1024)
+
+static uint64_t inside(enum heap_function f, uint64_t offset)
+{
+    return HEAP_CODE + (uint64_t)f * 0x100 + offset;
+}
+
+struct heap_stack {
+    struct code_address frames[3];
+    size_t n;
+    uint64_t values[4]; /* live_bytes, live_objects, alloc_bytes, alloc_objects */
+    int present;
+};
+
+static void heap_stacks(uint64_t s, struct heap_stack out[5])
+{
+    struct heap_stack stacks[5] = {
+        {{{0, inside(LEAK_A, 0x10)}, {0, inside(RUN, 0x10)}, {0, inside(MAIN, 0x10)}}, 3,
+         {s * MiB, 16 * s, s * MiB, 16 * s}, 1},
+        {{{0, inside(CHURN_B, 0x10)}, {0, inside(RUN, 0x20)}, {0, inside(MAIN, 0x10)}}, 3,
+         {4096, 1, 200 * s * MiB, 51200 * s}, 1},
+        {{{0, inside(LATE_D, 0)}, {0, inside(MAIN, 0x20)}}, 2, {30 * MiB, 30, 30 * MiB, 30}, 1},
+        {{{0, inside(LATE_D, 0x10)}, {0, inside(RUN, 0x10)}, {0, inside(MAIN, 0x10)}}, 3,
+         {(s - 1) * MiB / 2, 8 * (s - 1), (s - 1) * MiB / 2, 8 * (s - 1)}, s >= 2},
+        {{{0, inside(EARLY_E, 0x10)}, {0, inside(MAIN, 0x10)}}, 2, {100, 1, 100, 1}, s == 1},
+    };
+    memcpy(out, stacks, sizeof stacks);
+}
+
+static int parse_trigger(const char *name)
+{
+    static const char *const names[] = {"signal", "api", "exit", "peak"};
+    static const int triggers[] = {STOKE_HEAP_SIGNAL, STOKE_HEAP_API, STOKE_HEAP_EXIT,
+                                   STOKE_HEAP_PEAK};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return triggers[i];
+    return 0;
+}
+
+static void rec_heap(struct writer *w, uint64_t seq, int trigger, const uint64_t totals[4],
+                     uint64_t untracked)
+{
+    put_u(w, seq);
+    put_u(w, (uint64_t)trigger);
+    put_u(w, seq * 1000000);
+    put_u(w, 1700000000000000000ull + seq * 1000000000ull);
+    put_u(w, 524288);
+    for (int i = 0; i < 4; i++)
+        put_u(w, totals[i]);
+    put_u(w, untracked);
+    end_record(w, STOKE_REC_HEAP);
+}
+
+static int heap_snapshot(const char *out, uint64_t seq, const char *trigger_name,
+                         uint64_t untracked)
+{
+    int trigger = parse_trigger(trigger_name);
+    if (!seq || !trigger) {
+        fprintf(stderr, "make_trace heap: SEQ from 1, TRIGGER signal|api|exit|peak\n");
+        return 2;
+    }
+    struct heap_stack stacks[5];
+    uint64_t totals[4] = {0};
+    struct writer w;
+    heap_stacks(seq, stacks);
+    start_writer(&w, out);
+    rec_process(&w, "/nonexistent/demo", 0);
+    for (uint64_t id = 0; id < 5; id++) {
+        rec_stack(&w, id, STOKE_STACK_CALLERS, stacks[id].frames, stacks[id].n);
+        for (int v = 0; v < 4 && stacks[id].present; v++)
+            totals[v] += stacks[id].values[v];
+    }
+    rec_heap(&w, seq, trigger, totals, untracked);
+    for (uint64_t id = 0; id < 5; id++) {
+        if (!stacks[id].present)
+            continue;
+        put_u(&w, id);
+        for (int v = 0; v < 4; v++)
+            put_u(&w, stacks[id].values[v]);
+        end_record(&w, STOKE_REC_HEAP_STACK);
+    }
+    flush_frame(&w);
+    finish_writer(&w);
+    return 0;
+}
+
 /* --- damage --------------------------------------------------------------- */
 
 static void overwrite(const char *path, long offset, const void *bytes, size_t len)
@@ -492,6 +601,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: make_trace valid|truncated|corrupted|garbled|mismatch|foreign|"
                     "newer|empty|headeronly OUT [INFO]\n"
+                    "       make_trace heap OUT SEQ signal|api|exit|peak [UNTRACKED]\n"
                     "       make_trace bench OUT SAMPLES STACKS BINARY...\n");
     return 2;
 }
@@ -526,6 +636,9 @@ int main(int argc, char **argv)
         fclose(f);
         return 0;
     }
+    if (strcmp(kind, "heap") == 0 && argc > 4)
+        return heap_snapshot(out, strtoull(argv[3], NULL, 10), argv[4],
+                             argc > 5 ? strtoull(argv[5], NULL, 10) : 0);
     if (strcmp(kind, "bench") == 0 && argc > 5)
         return bench(out, atol(argv[3]), atol(argv[4]), argv + 5, argc - 5);
     return usage();

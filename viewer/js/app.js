@@ -1,56 +1,169 @@
-// app.js - the report page: reads the embedded profile, builds the call tree
-// and wires the flame graph to the header (title, summary, search, reset,
-// breadcrumbs, legend) and the tooltip. Page state lives in one object so a
-// later view (icicle, sandwich, tables, URL hash) plugs in at setState.
+// app.js - the report page: reads the embedded report and wires the tabs,
+// the measure switch and the flame graph to the header (title, summary,
+// search, reset, breadcrumbs, legend) and the tooltip. Page state lives in
+// one object, { tab, value, zoom, query }, changed only through setState,
+// so a later view (icicle, sandwich, tables, URL hash) plugs in there. Each
+// tab is decoded when first opened and remembers its measure and zoom.
 // Never puts a name into HTML: textContent only.
 
-const VALUE_INDEX = 0;
 const SEARCH_DELAY_MS = 120;
 const $ = (id) => document.getElementById(id);
 
 function main() {
-  const profile = readEmbeddedProfile(document);
+  const report = readEmbeddedReport(document);
   performance.mark('stoke:data-read');
-  const tree = buildCallTree(profile, VALUE_INDEX);
-  performance.mark('stoke:tree-built');
-  $('title').textContent = profile.title;
-  $('summary').textContent = summaryText(profile, tree);
-  if (!(tree.total[ROOT] > 0)) {
-    showMessage('This profile holds no samples.', false);
-    return;
-  }
-  const palette = new Palette(profile);
-  const view = new FlameView(
-    { scroller: $('graph'), plane: $('plane'), canvas: $('flame'), overlay: $('overlay') },
-    tree, profile, palette);
-  const app = { profile, tree, palette, view, state: { zoom: ROOT, query: '' } };
+  $('title').textContent = report.title;
+  const palette = new Palette();
+  const app = {
+    report,
+    palette,
+    tabs: report.tabs.map(() => null), // per tab, once opened: see openTab
+    view: new FlameView(
+      { scroller: $('graph'), plane: $('plane'), canvas: $('flame'), overlay: $('overlay') }, palette),
+    state: { tab: -1, value: 0, zoom: ROOT, query: '' },
+    profile: null, // the open tab's profile, tree, measure and coloring
+    tree: null,
+    measure: null,
+    coloring: null,
+  };
   app.setState = (change) => setState(app, change);
+  app.tabBar = new TabBar($('tabs'), $('graph'), report.tabs.map((t) => t.name),
+                          (tab) => pickTab(app, tab));
+  app.measureSwitch = new MeasureSwitch($('measure'), (value) => app.setState({ value }));
   bindSearch(app);
   bindKeys(app);
   bindPointer(app, new Tooltip($('tooltip')));
   palette.onChange = () => {
-    renderLegend($('legend'), profile, palette);
-    view.invalidate();
+    renderLegend($('legend'), app.coloring.legend());
+    app.view.invalidate();
   };
-  renderLegend($('legend'), profile, palette);
-  app.setState({ zoom: ROOT });
+  app.setState({ tab: 0 });
   performance.mark('stoke:drawn');
   // For tests and the browser console; the page itself never reads it.
   window.stokeReport = app;
 }
 
-function setState(app, change) {
-  Object.assign(app.state, change);
-  if ('zoom' in change) {
-    app.view.setZoom(app.state.zoom);
-    renderCrumbs($('crumbs'), app.tree, app.profile, app.state.zoom,
-                 (node) => app.setState({ zoom: node }));
+// A tab whose data cannot be read says so; the others still work.
+function pickTab(app, tab) {
+  try {
+    app.setState({ tab });
+  } catch (e) {
+    showMessage('The tab "' + app.report.tabs[tab].name + '" cannot be shown: ' + e.message, true);
   }
-  if ('query' in change) showSearch(app, app.state.query);
+}
+
+// { profile, shape, trees (by value index), coloring (made at first show),
+//   value, zoom }
+function openTab(app, index) {
+  if (!app.tabs[index]) {
+    const profile = decodeTab(app.report, index);
+    app.tabs[index] = {
+      profile,
+      shape: buildTreeShape(profile),
+      trees: [],
+      coloring: null,
+      value: defaultValueIndex(profile),
+      zoom: ROOT,
+    };
+  }
+  return app.tabs[index];
+}
+
+function treeOf(tab, value) {
+  if (!tab.trees[value]) {
+    tab.trees[value] = tab.profile.differential
+      ? weighDiffTree(tab.shape, tab.profile)
+      : weighTree(tab.shape, tab.profile, value);
+  }
+  return tab.trees[value];
+}
+
+function validValue(profile, value) {
+  if (profile.differential) return DIFF_AFTER;
+  return Number.isInteger(value) && value >= 0 && value < profile.values.length
+    ? value : defaultValueIndex(profile);
+}
+
+function setState(app, change) {
+  const s = app.state;
+  const next = { ...s, ...change };
+  if (!(next.tab >= 0 && next.tab < app.tabs.length)) next.tab = 0;
+  const tabChanged = next.tab !== s.tab;
+  if (tabChanged) {
+    const tab = openTab(app, next.tab);
+    if (!('value' in change)) next.value = tab.value;
+    if (!('zoom' in change)) next.zoom = tab.zoom;
+  }
+  const tab = app.tabs[next.tab];
+  next.value = validValue(tab.profile, next.value);
+  const retree = tabChanged || next.value !== s.value;
+  Object.assign(s, next);
+  if (retree) showTree(app, tab);
+  if (!(s.zoom >= 0 && s.zoom < app.tree.n && app.tree.total[s.zoom] > 0)) s.zoom = ROOT;
+  tab.value = s.value;
+  tab.zoom = s.zoom;
+  if (retree || 'zoom' in change) {
+    app.view.setZoom(s.zoom);
+    renderCrumbs($('crumbs'), app.tree, app.profile, s.zoom, (node) => app.setState({ zoom: node }));
+  }
+  if (retree || 'query' in change) showSearch(app, s.query);
+}
+
+// Shows the open tab weighed by the chosen measure.
+function showTree(app, tab) {
+  const { profile } = tab;
+  const tree = treeOf(tab, app.state.value);
+  performance.mark('stoke:tree-built');
+  if (!tab.coloring) {
+    tab.coloring = profile.differential
+      ? new DiffColoring(app.palette, tree) // a diff tab has one tree
+      : new KindColoring(app.palette, profile, tab.shape);
+  }
+  Object.assign(app, { profile, tree, measure: measureOf(profile, app.state.value), coloring: tab.coloring });
+  app.view.show(tree, profile, tab.coloring);
+  app.tabBar.select(app.state.tab);
+  app.measureSwitch.show(profile, app.state.value);
+  $('summary').textContent = summaryText(app);
+  renderLegend($('legend'), tab.coloring.legend());
+  if (tree.total[ROOT] > 0) hideMessage();
+  else showMessage(emptyText(app), false);
+}
+
+function summaryText(app) {
+  const { profile, tree, measure } = app;
+  const total = tree.total[ROOT];
+  const parts = [];
+  if (profile.differential) {
+    const before = tree.before[ROOT];
+    const named = measure.label === 'after' ? '' : measure.label + ': ';
+    parts.push(named + 'after ' + measure.format(total), 'before ' + measure.format(before),
+               'change ' + formatChange(before, total, measure.format));
+  } else {
+    parts.push(measure.amount(total));
+    if (measure.time) parts.push(measure.time(total));
+  }
+  const procs = profile.processes.length;
+  if (procs > 0) parts.push(procs + (procs === 1 ? ' process' : ' processes'));
+  const lost = profile.processes.reduce((sum, p) => sum + p.lost, 0);
+  if (lost > 0) parts.push(formatCount(lost) + ' lost');
+  return parts.join(' \u00b7 ');
+}
+
+function emptyText(app) {
+  const { profile, tree, measure } = app;
+  if (profile.differential && tree.before[ROOT] > 0) {
+    return 'Nothing is left after: all ' + measure.format(tree.before[ROOT]) +
+           ' was only in before (search still finds those frames).';
+  }
+  return 'This profile holds no ' + measure.label + '.';
+}
+
+function framesText(n) {
+  return formatCount(n) + (n === 1 ? ' frame' : ' frames');
 }
 
 function showSearch(app, text) {
-  const { tree, profile, view } = app;
+  const { tree, profile, view, measure } = app;
   const out = $('match');
   const matcher = parseQuery(text);
   $('search').classList.toggle('invalid', Boolean(matcher && matcher.error));
@@ -61,12 +174,19 @@ function showSearch(app, text) {
     return;
   }
   const found = findMatches(tree, profile, matcher);
+  const total = tree.total[ROOT];
   view.setMatches(found.nodeMatch);
   out.hidden = false;
-  out.textContent = 'Matched ' + formatPercent(found.matchedTotal, tree.total[ROOT]) +
-    ' of total (' + formatCount(found.matchedTotal) + ' of ' + formatCount(tree.total[ROOT]) +
-    ' ' + profile.values[VALUE_INDEX].name + ', ' + formatCount(found.matchedNodes) +
-    (found.matchedNodes === 1 ? ' frame)' : ' frames)');
+  if (profile.differential) {
+    out.textContent = 'Matched ' + formatPercent(found.matchedTotal, total) + ' of after (' +
+      measure.format(found.matchedTotal) + ' of ' + measure.format(total) + '; before ' +
+      measure.format(found.matchedBefore) + ' of ' + measure.format(tree.before[ROOT]) + '), ' +
+      framesText(found.matchedNodes) + ', ' + formatCount(found.goneNodes) + ' only in before';
+  } else {
+    out.textContent = 'Matched ' + formatPercent(found.matchedTotal, total) + ' of total (' +
+      measure.format(found.matchedTotal) + ' of ' + measure.amount(total) + ', ' +
+      framesText(found.matchedNodes) + ')';
+  }
 }
 
 function bindSearch(app) {
@@ -94,87 +214,37 @@ function bindKeys(app) {
 
 // Hover shows the tooltip and outlines the frame; a click zooms to it.
 function bindPointer(app, tooltip) {
-  const { tree, profile, view } = app;
   const canvas = $('flame');
   canvas.addEventListener('mousemove', (e) => {
-    const hit = view.hitAt(e.clientX, e.clientY);
-    view.showHover(hit);
+    const hit = app.view.hitAt(e.clientX, e.clientY);
+    app.view.showHover(hit);
     if (!hit) {
       tooltip.hide();
       return;
     }
-    const key = hit.node + ':' + hit.count + ':' + hit.x;
-    tooltip.show(key, () => describeHit(hit, tree, profile), e.clientX, e.clientY);
+    const key = [app.state.tab, app.state.value, hit.node, hit.count, hit.x].join(':');
+    tooltip.show(key, () => describeHit(hit, app.tree, app.profile, app.measure), e.clientX, e.clientY);
   });
   canvas.addEventListener('mouseleave', () => {
-    view.showHover(null);
+    app.view.showHover(null);
     tooltip.hide();
   });
   canvas.addEventListener('click', (e) => {
-    const hit = view.hitAt(e.clientX, e.clientY);
+    const hit = app.view.hitAt(e.clientX, e.clientY);
     if (hit) app.setState({ zoom: hit.node });
   });
 }
 
-function summaryText(profile, tree) {
-  const procs = profile.processes.length;
-  const value = profile.values[VALUE_INDEX];
-  const parts = [formatCount(tree.total[ROOT]) + ' ' + value.name];
-  if (profile.periodNs > 0) parts.push(formatDuration(tree.total[ROOT] * profile.periodNs));
-  if (procs > 0) parts.push(procs + (procs === 1 ? ' process' : ' processes'));
-  const lost = profile.processes.reduce((sum, p) => sum + p.lost, 0);
-  if (lost > 0) parts.push(formatCount(lost) + ' lost');
-  return parts.join(' \u00b7 ');
-}
-
-// The path from the root to the zoomed node; a long one keeps its ends.
-const CRUMBS_KEPT_AT_END = 6;
-
-function renderCrumbs(nav, tree, profile, zoom, onPick) {
-  const path = pathFromRoot(tree, zoom);
-  const shown = path.length > CRUMBS_KEPT_AT_END + 2
-    ? [path[0], -1, ...path.slice(-CRUMBS_KEPT_AT_END)]
-    : path;
-  const items = [];
-  for (const node of shown) {
-    if (items.length > 0) items.push(crumbText('sep', '\u203a'));
-    if (node === -1) items.push(crumbText('sep', '\u2026'));
-    else items.push(crumbButton(nodeLabel(tree, profile, node), node === zoom, () => onPick(node)));
-  }
-  nav.replaceChildren(...items);
-}
-
-function crumbText(className, text) {
-  const span = document.createElement('span');
-  span.className = className;
-  span.textContent = text;
-  return span;
-}
-
-function crumbButton(label, current, onClick) {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.textContent = label;
-  b.title = label;
-  if (current) b.setAttribute('aria-current', 'true');
-  else b.addEventListener('click', onClick);
-  return b;
-}
-
-function renderLegend(el, profile, palette) {
-  const present = new Uint8Array(256);
-  for (const k of profile.frameKind) present[k] = 1;
-  const items = [];
-  KINDS.forEach((kind, k) => {
-    if (!present[k]) return;
+// items: [{ label, color }]
+function renderLegend(el, items) {
+  el.replaceChildren(...items.map(({ label, color }) => {
     const item = document.createElement('span');
     const swatch = document.createElement('span');
     swatch.className = 'swatch';
-    swatch.style.backgroundColor = palette.kindColor(k);
-    item.append(swatch, kind.label);
-    items.push(item);
-  });
-  el.replaceChildren(...items);
+    swatch.style.backgroundColor = color;
+    item.append(swatch, label);
+    return item;
+  }));
 }
 
 function showMessage(text, isError) {
@@ -182,6 +252,10 @@ function showMessage(text, isError) {
   el.textContent = text;
   el.classList.toggle('error', isError);
   el.hidden = false;
+}
+
+function hideMessage() {
+  $('message').hidden = true;
 }
 
 try {

@@ -1,73 +1,88 @@
-// calltree.js - the call tree the views draw, built once at load from the
-// embedded preorder tree. Node 0 is the synthetic "all processes" root; the
-// process frames are its children. Each node knows its parent, depth, self
-// and total value, its children (in the embedded order: by name), and its
-// left edge x0 in value units, so drawing any zoom level is arithmetic.
-// Never draws.
+// calltree.js - the call tree the views draw, built from the embedded
+// preorder tree. Node 0 is the synthetic "all processes" root; the process
+// frames are its children. The shape (parent, depth, children in the
+// embedded order: by name) is built once per tab; weighing it by one value
+// type gives each node its self and total value and its left edge x0 in
+// value units, so drawing any zoom level is arithmetic, and switching the
+// measure only re-weighs. Never draws.
 
 const ROOT = 0;
 const ROOT_LABEL = 'all processes';
 
-function buildCallTree(profile, valueIndex) {
+function buildTreeShape(profile) {
   const n = profile.nodeDepth.length + 1;
-  const tree = {
+  const shape = {
     n,
-    valueIndex,
     frame: new Int32Array(n),
     parent: new Int32Array(n),
     depth: new Int32Array(n),
-    self: new Float64Array(n),
-    total: new Float64Array(n),
     childStart: new Int32Array(n + 1),
     children: new Int32Array(Math.max(n - 1, 0)),
-    x0: new Float64Array(n),
-    maxDepth: 0,
   };
-  linkParents(tree, profile, valueIndex);
-  sumTotals(tree);
-  indexChildren(tree);
-  placeNodes(tree);
-  return tree;
+  linkParents(shape, profile);
+  indexChildren(shape);
+  return shape;
 }
 
 // Preorder with depths: a node's parent is the last node seen one level up.
-function linkParents(tree, profile, valueIndex) {
+function linkParents(shape, profile) {
   const depths = profile.nodeDepth;
-  const selfColumn = profile.nodeSelf[valueIndex];
   const lastAtDepth = [ROOT];
-  tree.frame[ROOT] = -1;
-  tree.parent[ROOT] = -1;
-  for (let i = 1; i < tree.n; i++) {
+  shape.frame[ROOT] = -1;
+  shape.parent[ROOT] = -1;
+  for (let i = 1; i < shape.n; i++) {
     const d = depths[i - 1] + 1;
-    if (d < 1 || d > tree.depth[i - 1] + 1) throw new Error('corrupt call tree at node ' + i);
-    tree.parent[i] = lastAtDepth[d - 1];
+    if (d < 1 || d > shape.depth[i - 1] + 1) throw new Error('corrupt call tree at node ' + i);
+    shape.parent[i] = lastAtDepth[d - 1];
     lastAtDepth[d] = i;
-    tree.depth[i] = d;
-    tree.frame[i] = profile.nodeFrame[i - 1];
-    tree.self[i] = selfColumn[i - 1];
-    if (d > tree.maxDepth) tree.maxDepth = d;
+    shape.depth[i] = d;
+    shape.frame[i] = profile.nodeFrame[i - 1];
   }
+}
+
+function indexChildren(shape) {
+  const { childStart, children, parent } = shape;
+  for (let i = 1; i < shape.n; i++) childStart[parent[i] + 1]++;
+  for (let i = 0; i < shape.n; i++) childStart[i + 1] += childStart[i];
+  const fill = childStart.slice(0, shape.n);
+  for (let i = 1; i < shape.n; i++) children[fill[parent[i]]++] = i;
+}
+
+// The shape weighed by value valueIndex: { ...shape, valueIndex, self,
+// total, x0, maxDepth } (maxDepth: of the nodes with a positive total).
+function weighTree(shape, profile, valueIndex) {
+  const self = selfColumn(shape, profile, valueIndex);
+  const total = sumTotals(shape, self);
+  const tree = { ...shape, valueIndex, self, total, x0: new Float64Array(shape.n), maxDepth: 0 };
+  placeNodes(tree);
+  for (let i = 1; i < tree.n; i++) {
+    if (total[i] > 0 && tree.depth[i] > tree.maxDepth) tree.maxDepth = tree.depth[i];
+  }
+  return tree;
+}
+
+// Self values of every node (the root has none).
+function selfColumn(shape, profile, valueIndex) {
+  const self = new Float64Array(shape.n);
+  self.set(profile.nodeSelf[valueIndex], 1);
+  return self;
 }
 
 // Children come after their parent in preorder, so one backward pass adds up.
-function sumTotals(tree) {
-  const { total, self, parent } = tree;
-  for (let i = tree.n - 1; i > 0; i--) {
-    total[i] += self[i];
-    total[parent[i]] += total[i];
-  }
-  total[ROOT] += self[ROOT];
+function sumTotals(shape, self) {
+  const total = Float64Array.from(self);
+  const parent = shape.parent;
+  for (let i = shape.n - 1; i > 0; i--) total[parent[i]] += total[i];
+  return total;
 }
 
-function indexChildren(tree) {
-  const { childStart, children, parent } = tree;
-  for (let i = 1; i < tree.n; i++) childStart[parent[i] + 1]++;
-  for (let i = 0; i < tree.n; i++) childStart[i + 1] += childStart[i];
-  const fill = childStart.slice(0, tree.n);
-  for (let i = 1; i < tree.n; i++) children[fill[parent[i]]++] = i;
+// The totals of another value over the same shape (a differential tab's
+// before, next to the after it is drawn by).
+function totalsOf(shape, profile, valueIndex) {
+  return sumTotals(shape, selfColumn(shape, profile, valueIndex));
 }
 
-// Children sit side by side from their parent's left edge; self time is the
+// Children sit side by side from their parent's left edge; self value is the
 // gap left at the right.
 function placeNodes(tree) {
   const { childStart, children, x0, total } = tree;

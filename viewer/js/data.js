@@ -1,37 +1,66 @@
-// data.js - reads the profile html.c embedded in the page (the JSON block
-// #stoke-data) into typed arrays: a string pool, a frame table and a call
-// tree in preorder. Names stay plain strings: they are only ever shown with
-// textContent or drawn on the canvas, never parsed as HTML.
+// data.js - reads the report html.c embedded in the page (the JSON block
+// #stoke-data, layout in report_data.h): a string pool and a frame table
+// shared by all tabs and, per tab, a call tree in preorder. A tab's arrays
+// become typed arrays only when the tab is first opened. Names stay plain strings: they
+// are only ever shown with textContent or drawn on the canvas, never parsed
+// as HTML.
 
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
 
-function readEmbeddedProfile(doc) {
+// Returns { title, strings, frames, tabs: [{ name, differential, raw }] }.
+function readEmbeddedReport(doc) {
   const block = doc.getElementById('stoke-data');
-  return decodeProfile(JSON.parse(block.textContent));
-}
-
-function decodeProfile(raw) {
+  const raw = JSON.parse(block.textContent);
   if (raw.version !== DATA_VERSION) {
     throw new Error('this report holds data version ' + raw.version +
                     ', the viewer reads version ' + DATA_VERSION);
   }
+  if (!Array.isArray(raw.tabs) || raw.tabs.length === 0) throw new Error('it holds no profile');
   const frames = raw.frames;
-  const tree = raw.tree;
   return {
     title: raw.title,
+    strings: raw.strings,
+    frames: {
+      name: Int32Array.from(frames.name),
+      module: Int32Array.from(frames.module),
+      file: Int32Array.from(frames.file),
+      line: Int32Array.from(frames.line),
+      kind: Uint8Array.from(frames.kind),
+      inlined: Uint8Array.from(frames.inlined),
+    },
+    tabs: raw.tabs.map((t) => ({ name: String(t.name), differential: t.differential === 1, raw: t })),
+  };
+}
+
+// The profile of tab index, in the form every view reads. The raw arrays
+// are dropped once converted.
+function decodeTab(report, index) {
+  const tab = report.tabs[index];
+  const raw = tab.raw;
+  const frames = report.frames;
+  const tree = raw.tree;
+  const nodeSelf = tree.self.map((column) => Float64Array.from(column));
+  if (nodeSelf.length === 0 || raw.values.length !== nodeSelf.length) {
+    throw new Error('tab "' + tab.name + '" has ' + raw.values.length + ' value types but ' +
+                    nodeSelf.length + ' value columns');
+  }
+  tab.raw = null;
+  return {
+    name: tab.name,
+    differential: tab.differential && nodeSelf.length >= 2, // value 0 before, value 1 after
     values: raw.values,            // [{name, unit}], one per value type
     periodNs: raw.period_ns,       // ns one sample stands for, 0 if none
     processes: raw.processes,      // [{pid, comm, samples, lost, duration_us}]
-    strings: raw.strings,
-    frameName: Int32Array.from(frames.name),
-    frameModule: Int32Array.from(frames.module),
-    frameFile: Int32Array.from(frames.file),
-    frameLine: Int32Array.from(frames.line),
-    frameKind: Uint8Array.from(frames.kind),
-    frameInlined: Uint8Array.from(frames.inlined),
+    strings: report.strings,       // shared by all tabs, as the frames are
+    frameName: frames.name,
+    frameModule: frames.module,
+    frameFile: frames.file,
+    frameLine: frames.line,
+    frameKind: frames.kind,
+    frameInlined: frames.inlined,
     nodeDepth: Int32Array.from(tree.depth),
     nodeFrame: Int32Array.from(tree.frame),
-    nodeSelf: tree.self.map((column) => Float64Array.from(column)),
+    nodeSelf,
   };
 }
 

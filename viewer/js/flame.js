@@ -2,7 +2,9 @@
 // width with its ancestors below it, roots at the bottom. Draws only the rows
 // in view and the frames at least a pixel wide; narrower siblings are drawn
 // merged into one block, so their value never drops out of the picture.
-// Remembers what it drew for hit testing. Never builds DOM besides its canvases.
+// Frames are coloured by the coloring it is given (by kind, or by change in
+// a differential tab). Remembers what it drew for hit testing. Never builds
+// DOM besides its canvases.
 
 const ROW_HEIGHT = 18;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -13,16 +15,17 @@ const ELLIPSIS = '\u2026';
 const ANCESTOR_ALPHA = 0.6;
 
 class FlameView {
-  constructor(elements, tree, profile, palette) {
+  constructor(elements, palette) {
     this.scroller = elements.scroller;
     this.plane = elements.plane;
     this.canvas = elements.canvas;
     this.overlay = elements.overlay;
     this.ctx = this.canvas.getContext('2d');
     this.overlayCtx = this.overlay.getContext('2d');
-    this.tree = tree;
-    this.profile = profile;
     this.palette = palette;
+    this.tree = null;
+    this.profile = null;
+    this.coloring = null;       // { nodeColor(tree, node) }
     this.zoom = ROOT;
     this.nodeMatch = null;
     this.rows = [];             // rows[depth] = hits drawn in that row
@@ -33,7 +36,19 @@ class FlameView {
     this.frameRequested = false;
     this.scroller.addEventListener('scroll', () => this.invalidate(), { passive: true });
     new ResizeObserver(() => this.resize()).observe(this.scroller);
-    this.resize(); // starts scrolled to the bottom, where the roots are
+  }
+
+  // Takes another tree (another tab, or the same one weighed by another
+  // measure), scrolled to the roots, unzoomed and without matches; drawn at
+  // the next setZoom.
+  show(tree, profile, coloring) {
+    this.tree = tree;
+    this.profile = profile;
+    this.coloring = coloring;
+    this.zoom = ROOT;
+    this.nodeMatch = null;
+    this.resize();
+    this.layoutPlane(true);
   }
 
   setZoom(node) {
@@ -62,8 +77,6 @@ class FlameView {
     const wasAtBottom = this.scroller.scrollTop + this.height >= this.planeHeight - 1;
     this.width = width;
     this.height = height;
-    this.planeHeight = Math.max(height, (this.tree.maxDepth + 1) * ROW_HEIGHT + ROW_HEIGHT);
-    this.plane.style.height = this.planeHeight + 'px';
     const dpr = window.devicePixelRatio || 1;
     for (const c of [this.canvas, this.overlay]) {
       c.width = Math.round(width * dpr);
@@ -71,8 +84,17 @@ class FlameView {
       c.style.width = width + 'px';
       c.style.height = height + 'px';
     }
-    if (wasAtBottom) this.scroller.scrollTop = this.planeHeight;
+    this.layoutPlane(wasAtBottom);
     this.render();
+  }
+
+  // Makes the plane as tall as the tree, scrolled to the roots (the
+  // bottom) if toBottom.
+  layoutPlane(toBottom) {
+    if (!this.tree) return;
+    this.planeHeight = Math.max(this.height, (this.tree.maxDepth + 1) * ROW_HEIGHT + ROW_HEIGHT);
+    this.plane.style.height = this.planeHeight + 'px';
+    if (toBottom) this.scroller.scrollTop = this.planeHeight;
   }
 
   // Row top of a depth, in plane coordinates (flame: the root at the bottom).
@@ -95,7 +117,7 @@ class FlameView {
     this.clearHover();
     const tree = this.tree;
     const z = this.zoom;
-    if (!(tree.total[z] > 0)) return;
+    if (!tree || !(tree.total[z] > 0)) return;
     const top = this.scroller.scrollTop;
     const range = {
       min: Math.max(0, this.depthAt(top + this.height)),
@@ -139,12 +161,14 @@ class FlameView {
     let runCount = 0;
     let runStart = 0;
     let runTotal = 0;
-    let runNode = -1;
+    let runFirst = 0;
+    let runLast = 0;
     const flush = () => {
       if (runCount > 0 && drawRow) {
         const x = (runStart - range.origin) * range.scale;
-        if (runCount === 1) this.drawNode(runNode, x, runTotal * range.scale, range);
-        else this.drawMerged(parent, runCount, runTotal, x, runTotal * range.scale, range);
+        const w = runTotal * range.scale;
+        if (runCount === 1) this.drawNode(tree.children[runLast], x, w, range);
+        else this.drawMerged(parent, { count: runCount, total: runTotal, first: runFirst, last: runLast }, x, w, range);
       }
       runCount = 0;
       runTotal = 0;
@@ -156,10 +180,13 @@ class FlameView {
         flush();
         wide.push(c);
       } else if (t > 0) {
-        if (runCount === 0) runStart = tree.x0[c];
+        if (runCount === 0) {
+          runStart = tree.x0[c];
+          runFirst = k;
+        }
         runCount++;
         runTotal += t;
-        runNode = c;
+        runLast = k;
       }
     }
     flush();
@@ -168,9 +195,8 @@ class FlameView {
   drawNode(node, x, w, range) {
     const tree = this.tree;
     let color;
-    if (node === ROOT) color = this.palette.rootColor();
-    else if (this.nodeMatch && this.nodeMatch[node]) color = this.palette.match;
-    else color = this.palette.frameColor(tree.frame[node]);
+    if (this.nodeMatch && this.nodeMatch[node]) color = this.palette.match;
+    else color = this.coloring.nodeColor(tree, node);
     const depth = tree.depth[node];
     const y = this.rowTop(depth) - range.top;
     this.fillFrame(color, x, y, w);
@@ -178,11 +204,12 @@ class FlameView {
     this.remember(depth, { x, w, node, count: 1, total: tree.total[node] });
   }
 
-  drawMerged(parent, count, total, x, w, range) {
+  // run: { count, total, first, last }, the children[first..last] merged.
+  drawMerged(parent, run, x, w, range) {
     const depth = this.tree.depth[parent] + 1;
     const y = this.rowTop(depth) - range.top;
     this.fillFrame(this.palette.mergedFill(this.ctx), x, y, w);
-    this.remember(depth, { x, w, node: parent, count, total });
+    this.remember(depth, { x, w, node: parent, ...run });
   }
 
   fillFrame(color, x, y, w) {

@@ -1,5 +1,6 @@
 // format.js - the text the report shows for numbers: counts with thousands
-// separators, durations and percentages. Pure functions; never touches the page.
+// separators, bytes in binary units, durations, percentages and signed
+// changes. Pure functions; never touches the page.
 
 function formatCount(n) {
   return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -8,9 +9,27 @@ function formatCount(n) {
 function formatPercent(part, whole) {
   if (!(whole > 0)) return '-';
   const p = (100 * part) / whole;
+  if (p >= 99.95 && part < whole) return '>99.9%'; // not all of it, though it rounds so
   if (p === 0 || p >= 10) return p.toFixed(1) + '%';
   if (p < 0.01) return '<0.01%';
   return p.toFixed(2) + '%';
+}
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+
+// Whole bytes below 1 KiB, else one decimal in the largest unit that keeps
+// the rounded number under 1024.
+function formatBytes(n) {
+  const sign = n < 0 ? '-' : '';
+  const bytes = Math.round(Math.abs(n));
+  if (bytes < 1024) return sign + bytes + ' B';
+  let v = bytes / 1024;
+  let u = 1;
+  while (u < BYTE_UNITS.length - 1 && Number(v.toFixed(1)) >= 1024) {
+    v /= 1024;
+    u++;
+  }
+  return sign + v.toFixed(1) + ' ' + BYTE_UNITS[u];
 }
 
 const DURATION_UNITS = [
@@ -29,4 +48,16 @@ function formatDuration(ns) {
     }
   }
   return '';
+}
+
+// A change from before to after: "+1.5 MiB (+20.0%)", "-300 (-100%)",
+// "+12 (new)", "0 (unchanged)"; format writes a magnitude.
+function formatChange(before, after, format) {
+  const change = after - before;
+  if (change === 0) return format(0) + ' (unchanged)';
+  const sign = change > 0 ? '+' : '-';
+  const amount = sign + format(Math.abs(change));
+  if (!(before > 0)) return amount + ' (new)';
+  const percent = (100 * Math.abs(change)) / before;
+  return amount + ' (' + sign + (percent < 0.1 ? '<0.1' : percent.toFixed(1)) + '%)';
 }

@@ -1,7 +1,9 @@
-// palette.js - the colours of the canvas: one hue family per kind of code
-// (enum stoke_frame_kind in symbolizer/profile.h), varied a little per
-// function name so neighbours stay apart, in a light and a dark variant that
-// follow the OS theme. Never draws a frame itself.
+// palette.js - the colours of the canvas. Palette is the page's theme
+// (light or dark, following the OS): text, match, hover and merged-block
+// colours, and one hue family per kind of code (enum stoke_frame_kind in
+// symbolizer/profile.h). KindColoring colours a tab's frames by kind,
+// varied a little per function name so neighbours stay apart. Never draws
+// a frame itself.
 
 // Indexed by enum stoke_frame_kind.
 const KINDS = [
@@ -16,14 +18,13 @@ const KINDS = [
 const ROOT_STYLE = { hue: 220, hueSpread: 0, sat: 8, light: 80 };
 
 class Palette {
-  constructor(profile) {
-    this.profile = profile;
+  constructor() {
     this.darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
-    this.frameColors = new Array(profile.frameKind.length);
+    this.generation = 0; // bumped when the theme changes: colour caches compare it
     this.mergedPattern = null;
     this.onChange = null;
     this.darkQuery.addEventListener('change', () => {
-      this.frameColors.fill(undefined);
+      this.generation++;
       this.mergedPattern = null;
       if (this.onChange) this.onChange();
     });
@@ -39,6 +40,10 @@ class Palette {
 
   get match() {
     return this.dark ? 'hsl(300, 70%, 48%)' : 'hsl(300, 90%, 62%)';
+  }
+
+  get hover() {
+    return this.dark ? '#ffffff' : '#000000';
   }
 
   // Hatched grey: a block of merged sub-pixel frames, unlike any one frame.
@@ -59,27 +64,12 @@ class Palette {
     return this.mergedPattern;
   }
 
-  get hover() {
-    return this.dark ? '#ffffff' : '#000000';
-  }
-
   rootColor() {
     return this.color(ROOT_STYLE, 0.5);
   }
 
   kindColor(kind) {
     return this.color(KINDS[kind] || KINDS[4], 0.5);
-  }
-
-  frameColor(frame) {
-    let c = this.frameColors[frame];
-    if (c === undefined) {
-      const p = this.profile;
-      const style = KINDS[p.frameKind[frame]] || KINDS[4];
-      c = this.color(style, nameHash(p.strings[p.frameName[frame]]));
-      this.frameColors[frame] = c;
-    }
-    return c;
   }
 
   // v in [0, 1) picks a shade inside the kind's family.
@@ -92,6 +82,45 @@ class Palette {
       return 'hsl(' + hue.toFixed(1) + ',' + style.sat * 0.75 + '%,' + darkLight.toFixed(1) + '%)';
     }
     return 'hsl(' + hue.toFixed(1) + ',' + style.sat + '%,' + light.toFixed(1) + '%)';
+  }
+}
+
+// Frames by kind of code, shaded by a hash of the function name.
+class KindColoring {
+  // shape: the tab's tree shape (which frames the tab uses).
+  constructor(palette, profile, shape) {
+    this.palette = palette;
+    this.profile = profile;
+    this.shape = shape;
+    this.frameColors = new Array(profile.frameKind.length);
+    this.generation = palette.generation;
+  }
+
+  nodeColor(tree, node) {
+    if (node === ROOT) return this.palette.rootColor();
+    if (this.generation !== this.palette.generation) {
+      this.frameColors.fill(undefined);
+      this.generation = this.palette.generation;
+    }
+    const frame = tree.frame[node];
+    let c = this.frameColors[frame];
+    if (c === undefined) {
+      const p = this.profile;
+      const style = KINDS[p.frameKind[frame]] || KINDS[4];
+      c = this.palette.color(style, nameHash(p.strings[p.frameName[frame]]));
+      this.frameColors[frame] = c;
+    }
+    return c;
+  }
+
+  // [{ label, color }] for the kinds of the tab's frames (the frame table
+  // is shared by all tabs).
+  legend() {
+    const present = new Uint8Array(256);
+    const { frameKind } = this.profile;
+    for (let i = 1; i < this.shape.n; i++) present[frameKind[this.shape.frame[i]]] = 1;
+    return KINDS.map((kind, k) => ({ label: kind.label, color: this.palette.kindColor(k), k }))
+      .filter((item) => present[item.k]);
   }
 }
 

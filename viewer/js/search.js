@@ -1,7 +1,10 @@
 // search.js - turns the search box text into a matcher (a case-insensitive
 // substring, or /regex/flags) and finds the nodes of a call tree whose
 // function name matches, with the value they cover: a sample under several
-// matching frames (recursion) counts once. Never touches the page.
+// matching frames (recursion) counts once. Frames of no value in the
+// measure shown are not counted, except in a differential tab those that
+// exist only before (tree.before), which are counted apart. Never touches
+// the page.
 
 // Returns null for an empty query, { error } for a bad regex, or { test }.
 function parseQuery(text) {
@@ -21,23 +24,28 @@ function parseQuery(text) {
   return { test: (s) => s.toLowerCase().includes(needle) };
 }
 
-// Returns { nodeMatch: Uint8Array, matchedTotal, matchedNodes }.
+// Returns { nodeMatch: Uint8Array, matchedTotal, matchedNodes,
+// matchedBefore, goneNodes } (the last two for a tree with before totals).
 function findMatches(tree, profile, matcher) {
   const frameMatch = matchFrames(profile, matcher);
+  const { total, before } = tree;
   const nodeMatch = new Uint8Array(tree.n);
   const underMatch = new Uint8Array(tree.n); // node or an ancestor matches
-  let matchedTotal = 0;
-  let matchedNodes = 0;
+  const found = { nodeMatch, matchedTotal: 0, matchedNodes: 0, matchedBefore: 0, goneNodes: 0 };
   for (let i = 1; i < tree.n; i++) {
     const p = tree.parent[i];
     if (frameMatch[tree.frame[i]]) {
       nodeMatch[i] = 1;
-      matchedNodes++;
-      if (!underMatch[p]) matchedTotal += tree.total[i];
+      if (total[i] > 0) found.matchedNodes++;
+      else if (before && before[i] > 0) found.goneNodes++;
+      if (!underMatch[p]) {
+        found.matchedTotal += total[i];
+        if (before) found.matchedBefore += before[i];
+      }
     }
     underMatch[i] = nodeMatch[i] | underMatch[p];
   }
-  return { nodeMatch, matchedTotal, matchedNodes };
+  return found;
 }
 
 // Each distinct name is tested once, however many frames share it.

@@ -52,20 +52,26 @@ class Tooltip {
   }
 }
 
-// What the tooltip says about a hit of FlameView.hitAt.
-function describeHit(hit, tree, profile) {
-  const parentTotal = hit.count === 1 ? tree.total[tree.parent[hit.node]] : tree.total[hit.node];
+// What the tooltip says about a hit of FlameView.hitAt, in the measure shown.
+function describeHit(hit, tree, profile, measure) {
+  const merged = hit.count > 1;
+  const parentTotal = merged ? tree.total[hit.node] : tree.total[tree.parent[hit.node]];
   const rows = [];
   let title;
-  if (hit.count === 1) {
+  if (merged) {
+    title = hit.count + ' functions, each narrower than a pixel';
+  } else {
     title = nodeLabel(tree, profile, hit.node);
     if (hit.node !== ROOT) rows.push(...frameFacts(profile, tree.frame[hit.node]));
-  } else {
-    title = hit.count + ' functions, each narrower than a pixel';
   }
-  rows.push(...weightFacts(profile, tree.valueIndex, hit.total, hit.count === 1 ? tree.self[hit.node] : 0));
+  if (tree.before) {
+    const before = merged ? runBefore(tree, hit.first, hit.last) : tree.before[hit.node];
+    rows.push(...diffFacts(tree, measure, before, hit.total, merged ? null : hit.node));
+  } else {
+    rows.push(...weightFacts(measure, hit.total, merged ? 0 : tree.self[hit.node]));
+  }
   rows.push(['Of total', formatPercent(hit.total, tree.total[ROOT])]);
-  if (hit.node !== ROOT || hit.count > 1) rows.push(['Of parent', formatPercent(hit.total, parentTotal)]);
+  if (hit.node !== ROOT || merged) rows.push(['Of parent', formatPercent(hit.total, parentTotal)]);
   return { title, rows };
 }
 
@@ -81,10 +87,9 @@ function frameFacts(profile, frame) {
   return facts;
 }
 
-function weightFacts(profile, valueIndex, total, self) {
-  const name = profile.values[valueIndex].name;
-  const label = name.charAt(0).toUpperCase() + name.slice(1);
-  const facts = [[label, formatCount(total) + (self > 0 ? ' (self ' + formatCount(self) + ')' : '')]];
-  if (profile.periodNs > 0) facts.push(['Time', formatDuration(total * profile.periodNs)]);
+function weightFacts(measure, total, self) {
+  const label = measure.label.charAt(0).toUpperCase() + measure.label.slice(1);
+  const facts = [[label, measure.format(total) + (self > 0 ? ' (self ' + measure.format(self) + ')' : '')]];
+  if (measure.time) facts.push(['Time', measure.time(total)]);
   return facts;
 }

@@ -63,6 +63,20 @@ export async function openReport(browser, reportPath, options = {}) {
   return { page, problems, loadMs };
 }
 
+// Where the first drawn node named name is, in page coordinates, or null.
+export async function nodeRect(page, name) {
+  return page.evaluate((n) => {
+    const { tree, profile, view } = window.stokeReport;
+    for (let i = 1; i < tree.n; i++) {
+      if (profile.strings[profile.frameName[tree.frame[i]]] === n) {
+        const rect = view.clientRectOf(i);
+        if (rect) return rect;
+      }
+    }
+    return null;
+  }, name);
+}
+
 // Collects failed expectations and reports them all at the end.
 export class Checks {
   constructor(name) {

@@ -8,7 +8,7 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Checks, launchBrowser, openReport } from './browser.mjs';
+import { Checks, launchBrowser, nodeRect, openReport } from './browser.mjs';
 
 const HOSTILE_TITLE = 'demo <b>title</b> & "quotes" </title>';
 const IMG = '<img src=x onerror=alert(1)>';
@@ -72,9 +72,10 @@ async function checkText(page) {
   for (const name of HOSTILE_NAMES) check.that(labels.includes(name), 'frame named ' + JSON.stringify(name));
 }
 
+// Types into the search box and waits until the page has searched for it.
 async function search(page, text) {
   await page.fill('#search', text);
-  await page.waitForTimeout(250);
+  await page.waitForFunction((t) => window.stokeReport.state.query === t, text);
 }
 
 async function checkSearch(page, query, share, counts) {
@@ -92,13 +93,7 @@ async function checkBadRegex(page) {
 
 // Moves the pointer to the middle of the first node named name; returns it.
 async function hoverNode(page, name) {
-  const rect = await page.evaluate((n) => {
-    const { tree, profile, view } = window.stokeReport;
-    for (let i = 1; i < tree.n; i++) {
-      if (profile.strings[profile.frameName[tree.frame[i]]] === n) return view.clientRectOf(i);
-    }
-    return null;
-  }, name);
+  const rect = await nodeRect(page, name);
   check.that(rect !== null, 'frame ' + JSON.stringify(name) + ' is drawn');
   if (rect) await page.mouse.move(rect.x + rect.width / 2, rect.y + rect.height / 2);
   return rect;

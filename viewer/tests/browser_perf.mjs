@@ -1,6 +1,6 @@
 // browser_perf.mjs - times a stoke HTML report in headless Chromium: load to
-// first paint, a zoom, a reset and a search, and checks the page stays free
-// of errors and network requests. Prints one line of figures (ms) and exits
+// first paint, a zoom, a reset and a search, the first opening of every
+// other tab, and checks the page stays free of errors and network requests. Prints one line of figures (ms) and exits
 // 1 if a limit given on the command line is exceeded.
 //
 // Usage: node browser_perf.mjs REPORT.html [MAX_LOAD_MS [MAX_ZOOM_MS]] [--screenshot PNG]
@@ -46,6 +46,7 @@ try {
       reset: time(() => setState({ zoom: 0 })),
       search: time(() => setState({ query: 'handle_request_1' })),
       drawn: view.rows.reduce((sum, row) => sum + (row ? row.length : 0), 0),
+      tabs: window.stokeReport.report.tabs.map((t, i) => i === 0 ? 0 : time(() => setState({ tab: i }))),
     };
   });
   if (screenshot) await page.screenshot({ path: screenshot });
@@ -53,7 +54,8 @@ try {
   console.log('nodes ' + figures.nodes + ', load+first paint ' + loadMs + ' ms (scripts done at ' +
               figures.scriptDone + ' ms), zoom ' + r(figures.zoom) + ' ms, reset ' + r(figures.reset) +
               ' ms, search ' + r(figures.search) + ' ms, frames drawn ' + figures.drawn +
-              ' (page clock: ' + figures.marks + ')');
+              ' (page clock: ' + figures.marks + ')' +
+              (figures.tabs.length > 1 ? ', first opening of tabs 2..: ' + figures.tabs.slice(1).map(r).join(', ') + ' ms' : ''));
   if (maxLoad) check.that(loadMs <= Number(maxLoad), 'load took ' + loadMs + ' ms > ' + maxLoad);
   if (maxZoom) check.that(figures.zoom <= Number(maxZoom), 'zoom took ' + r(figures.zoom) + ' ms > ' + maxZoom);
   for (const p of problems) check.that(false, p);

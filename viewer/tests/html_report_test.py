@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """html_report_test.py - checks stoke's HTML reports without a browser: the
-stacks embedded in the page equal `--folded` output of the same profile,
-nothing in the page would be fetched, and hostile names appear only escaped.
+stacks embedded in the page equal `--folded` output of the same profile (in
+a report of several tabs: every value of every tab, and the before/after
+pairs of a differential tab), nothing in the page would be fetched, and
+hostile names appear only escaped.
 
-Usage: html_report_test.py DEMO.html DEMO.folded SYNTHETIC.html SYNTHETIC.folded
-(written by html_demo and html_synthetic)
+Usage: html_report_test.py DEMO.html DEMO.folded SYNTHETIC.html SYNTHETIC.folded TABS.html TABS_DIR
+(written by html_demo, html_synthetic and html_tabs)
 """
 import os
 import subprocess
@@ -12,7 +14,19 @@ import sys
 
 TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools")
 # Text of the demo's hostile names and title that must never appear raw.
-RAW_HOSTILE = ["<img src=x", "</script><script>alert(2)", "<b>title", "<!-- comment"]
+RAW_HOSTILE = ["<img src=x", "</script><script>alert(2)", "<b>title", "<!-- comment", "<b>1</b>",
+               "<i>test"]
+# html_tabs: the tabs, and the diff tab's stacks as difffolded.pl would write them.
+TABS = ["0\tCPU\t0=samples",
+        "1\theap <b>1</b> (exit)\t0=live_bytes, 1=live_objects, 2=alloc_bytes, 3=alloc_objects",
+        "2\tdiff 1 \u2192 2 (differential)\t0=before, 1=after"]
+DIFF_TAB_STACKS = """\
+server (100);main;cache_put;malloc 20971520 31457280
+server (100);main;handle;make_buffer;malloc 4194304 1048576
+server (100);main;handle;new_path;malloc 0 524288
+server (100);main;load_config;malloc 10485760 10485760
+server (100);main;warmup;malloc 2097152 0
+"""
 
 
 def run_tool(name, *args):
@@ -20,19 +34,53 @@ def run_tool(name, *args):
                           capture_output=True, encoding="utf-8", errors="replace")
 
 
-def check_same_stacks(html, folded):
-    result = run_tool("html_to_folded.py", html)
+def read_lines(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return sorted(f.read().splitlines())
+
+
+def html_stacks(html, *options):
+    """The sorted folded lines of html_to_folded.py, or an error string."""
+    result = run_tool("html_to_folded.py", html, *options)
     if result.returncode != 0:
-        return [f"html_to_folded.py {html} failed: {result.stderr.strip()}"]
-    with open(folded, encoding="utf-8", errors="replace") as f:
-        want = sorted(f.read().splitlines())
-    got = sorted(result.stdout.splitlines())
+        return f"html_to_folded.py {html} {' '.join(options)} failed: {result.stderr.strip()}"
+    return sorted(result.stdout.splitlines())
+
+
+def compare(what, got, want):
+    if isinstance(got, str):
+        return [got]
     if got == want:
         return []
     missing = sorted(set(want) - set(got))[:3]
     extra = sorted(set(got) - set(want))[:3]
-    return [f"{html}: stacks differ from {folded} ({len(got)} vs {len(want)} lines); "
+    return [f"{what}: stacks differ ({len(got)} vs {len(want)} lines); "
             f"missing e.g. {missing}, unexpected e.g. {extra}"]
+
+
+def check_same_stacks(html, folded):
+    return compare(f"{html} vs {folded}", html_stacks(html), read_lines(folded))
+
+
+def check_tabs(html, folded_dir):
+    """Every value of every tab against html_tabs' folded files; tabs by
+    name; the differential tab's before/after pairs."""
+    listing = run_tool("html_to_folded.py", html, "--tabs")
+    problems = []
+    if listing.stdout.splitlines() != TABS:
+        problems.append(f"{html}: tabs listed as {listing.stdout.splitlines()}, want {TABS}")
+    for tab in range(len(TABS)):
+        values = TABS[tab].split("\t")[2].split(", ")
+        for v in range(len(values)):
+            folded = os.path.join(folded_dir, f"tab{tab}.value{v}.folded")
+            problems += compare(f"{html} tab {tab} value {v} vs {folded}",
+                                html_stacks(html, "--tab", str(tab), "--value", str(v)),
+                                read_lines(folded))
+    problems += compare(f"{html} tab CPU (by name)", html_stacks(html, "--tab", "CPU"),
+                        read_lines(os.path.join(folded_dir, "tab0.value0.folded")))
+    problems += compare(f"{html} diff tab before,after", html_stacks(html, "--tab", "2", "--value", "0,1"),
+                        sorted(DIFF_TAB_STACKS.splitlines()))
+    return problems
 
 
 def check_offline(html):
@@ -47,13 +95,14 @@ def check_no_raw_hostile(html):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) != 7:
         print(__doc__.strip().splitlines()[-2], file=sys.stderr)
         return 2
-    demo_html, demo_folded, big_html, big_folded = sys.argv[1:]
+    demo_html, demo_folded, big_html, big_folded, tabs_html, tabs_dir = sys.argv[1:]
     problems = (check_same_stacks(demo_html, demo_folded) + check_offline(demo_html) +
                 check_no_raw_hostile(demo_html) + check_same_stacks(big_html, big_folded) +
-                check_offline(big_html))
+                check_offline(big_html) + check_tabs(tabs_html, tabs_dir) +
+                check_offline(tabs_html) + check_no_raw_hostile(tabs_html))
     for p in problems:
         print(p, file=sys.stderr)
     return 1 if problems else 0

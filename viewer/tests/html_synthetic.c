@@ -7,11 +7,16 @@
  * event loop, ...): frame i is called by frame (i - 1) / 3, so stacks are
  * about log3(N) + 8 deep, and every frame carries a few samples of its own.
  *
- * Usage: html_synthetic NFRAMES OUT.html OUT.folded
+ * With --tabs the report has three tabs over the same tree: the CPU profile,
+ * a heap profile (four values) and a differential one (before, after), to
+ * time tab switches; the folded output stays the CPU profile's.
+ *
+ * Usage: html_synthetic NFRAMES OUT.html OUT.folded [--tabs]
  * Never: part of stoke itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "folded.h"
 #include "html.h"
@@ -49,7 +54,34 @@ static uint32_t named_frame(struct stoke_profile *p, const char *name, enum stok
     return stoke_profile_frame(p, &f);
 }
 
-static void build(struct stoke_profile *p, uint32_t nframes)
+/* The values of synthetic frame i, which has samples CPU samples. */
+typedef void values_fn(uint32_t i, int64_t samples, int64_t *values);
+
+static void cpu_values(uint32_t i, int64_t samples, int64_t *values)
+{
+    (void)i;
+    values[0] = samples;
+}
+
+/* live_bytes, live_objects, alloc_bytes, alloc_objects: a third freed. */
+static void heap_values(uint32_t i, int64_t samples, int64_t *values)
+{
+    int64_t live = i % 3 ? samples : 0;
+    values[0] = live * 4096;
+    values[1] = live;
+    values[2] = samples * 3 * 4096;
+    values[3] = samples * 3;
+}
+
+/* before, after: a fifth gone, the rest up or down a little. */
+static void diff_values(uint32_t i, int64_t samples, int64_t *values)
+{
+    int64_t after = samples + (int64_t)(i % 7) - 3;
+    values[0] = samples;
+    values[1] = i % 5 == 0 || after < 0 ? 0 : after;
+}
+
+static void build(struct stoke_profile *p, uint32_t nframes, values_fn *values_of)
 {
     uint32_t *ids = malloc(nframes * sizeof(uint32_t));
     uint32_t stack[MAX_DEPTH];
@@ -70,20 +102,34 @@ static void build(struct stoke_profile *p, uint32_t nframes)
         size_t len = base;
         while (n > 0)
             stack[len++] = chain[--n];
-        int64_t samples = 1 + (int64_t)((i * 40503u) % 7);
-        stoke_profile_add(p, stack, len, &samples);
+        int64_t values[STOKE_MAX_VALUES] = {0};
+        values_of(i, 1 + (int64_t)((i * 40503u) % 7), values);
+        stoke_profile_add(p, stack, len, values);
     }
     free(ids);
 }
 
-static int write_file(const char *path, const struct stoke_profile *p, int html)
+static struct stoke_profile *synthetic_profile(uint32_t nframes, const char *const *value_names,
+                                               const char *const *value_units, size_t nvalues,
+                                               values_fn *values_of)
+{
+    struct stoke_profile *p = stoke_profile_new();
+    for (size_t v = 0; v < nvalues; v++)
+        stoke_profile_set_value_type(p, v, value_names[v], value_units[v]);
+    build(p, nframes, values_of);
+    return p;
+}
+
+static int write_file(const char *path, const struct stoke_html_tab *tabs, size_t ntabs,
+                      int html)
 {
     FILE *out = fopen(path, "w");
     if (!out) {
         perror(path);
         return -1;
     }
-    int rc = html ? stoke_write_html(out, p, "synthetic profile") : stoke_write_folded(out, p, 0);
+    int rc = html ? stoke_write_html_tabs(out, tabs, ntabs, "synthetic profile")
+                  : stoke_write_folded(out, tabs[0].profile, 0);
     if (fclose(out) != 0 || rc < 0) {
         perror(path);
         return -1;
@@ -93,15 +139,31 @@ static int write_file(const char *path, const struct stoke_profile *p, int html)
 
 int main(int argc, char **argv)
 {
-    long nframes = argc == 4 ? strtol(argv[1], NULL, 10) : 0;
-    if (nframes <= 0 || nframes > 50000000) {
-        fprintf(stderr, "usage: html_synthetic NFRAMES OUT.html OUT.folded\n");
+    long nframes = argc >= 4 ? strtol(argv[1], NULL, 10) : 0;
+    int with_tabs = argc == 5 && strcmp(argv[4], "--tabs") == 0;
+    if (nframes <= 0 || nframes > 50000000 || (argc == 5 && !with_tabs) || argc > 5) {
+        fprintf(stderr, "usage: html_synthetic NFRAMES OUT.html OUT.folded [--tabs]\n");
         return 2;
     }
-    struct stoke_profile *p = stoke_profile_new();
-    p->period_ns = 1003009;
-    build(p, (uint32_t)nframes);
-    int rc = write_file(argv[2], p, 1) < 0 || write_file(argv[3], p, 0) < 0;
-    stoke_profile_free(p);
+    static const char *const cpu_names[] = {"samples"}, *const cpu_units[] = {"count"};
+    static const char *const heap_names[] = {"live_bytes", "live_objects", "alloc_bytes",
+                                             "alloc_objects"};
+    static const char *const heap_units[] = {"bytes", "count", "bytes", "count"};
+    static const char *const diff_names[] = {"before", "after"};
+    static const char *const diff_units[] = {"count", "count"};
+    struct stoke_html_tab tabs[3] = {
+        {"CPU", synthetic_profile((uint32_t)nframes, cpu_names, cpu_units, 1, cpu_values), 0},
+    };
+    ((struct stoke_profile *)tabs[0].profile)->period_ns = 1003009;
+    size_t ntabs = 1;
+    if (with_tabs) {
+        tabs[ntabs++] = (struct stoke_html_tab){
+            "heap", synthetic_profile((uint32_t)nframes, heap_names, heap_units, 4, heap_values), 0};
+        tabs[ntabs++] = (struct stoke_html_tab){
+            "diff", synthetic_profile((uint32_t)nframes, diff_names, diff_units, 2, diff_values), 1};
+    }
+    int rc = write_file(argv[2], tabs, ntabs, 1) < 0 || write_file(argv[3], tabs, ntabs, 0) < 0;
+    for (size_t t = 0; t < ntabs; t++)
+        stoke_profile_free((struct stoke_profile *)tabs[t].profile);
     return rc;
 }

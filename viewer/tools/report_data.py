@@ -1,11 +1,12 @@
 """report_data.py - reads the profile data embedded in a stoke HTML report
 (the JSON block <script type="application/json" id="stoke-data">, layout in
-viewer/report_data.h). Shared by the report tools; stdlib only.
+viewer/report_data.h): a string pool and a frame table shared by the
+report's tabs, and per tab its values and call tree. Shared by the report tools; stdlib only.
 """
 import json
 import re
 
-DATA_VERSION = 1
+DATA_VERSION = 2
 DATA_BLOCK = re.compile(
     r'<script type="application/json" id="stoke-data">(.*?)</script>', re.S)
 
@@ -30,7 +31,8 @@ def data_block_span(html, path):
     return blocks[0].span(1)
 
 
-def load_report_data(path):
+def load_report(path):
+    """The whole document: title, strings, frames and tabs."""
     html = read_html(path)
     start, end = data_block_span(html, path)
     try:
@@ -40,18 +42,44 @@ def load_report_data(path):
     if data.get("version") != DATA_VERSION:
         raise ReportError(f"{path}: data version {data.get('version')}, "
                           f"these tools read version {DATA_VERSION}")
+    if not data.get("tabs"):
+        raise ReportError(f"{path}: the report has no tab")
     return data
 
 
-def stacks(data, value_index):
-    """Yields (list of frame names root first, value) for every tree node
-    with a non-zero self value, in the tree's preorder."""
+def tab_index(data, tab, path):
+    """The index of a tab given as its number (0-based) or its name."""
+    names = [t["name"] for t in data["tabs"]]
+    if tab in names:
+        return names.index(tab)
+    if str(tab).isdigit() and int(tab) < len(names):
+        return int(tab)
+    raise ReportError(f"{path}: no tab {tab!r}; the tabs are "
+                      + ", ".join(f"{i} {n!r}" for i, n in enumerate(names)))
+
+
+def load_report_data(path, tab=0):
+    """One tab (number or name) with the report's strings, frames and title:
+    keys name, differential, period_ns, values, processes, tree, strings,
+    frames, title."""
+    data = load_report(path)
+    chosen = dict(data["tabs"][tab_index(data, tab, path)])
+    for shared in ("strings", "frames", "title"):
+        chosen[shared] = data[shared]
+    return chosen
+
+
+def stacks(data, value_indices):
+    """Yields (list of frame names root first, [values]) for every tree node
+    of a tab with a non-zero self value among value_indices, in the tree's
+    preorder."""
     strings = data["strings"]
     names = [strings[i] for i in data["frames"]["name"]]
-    self_values = data["tree"]["self"][value_index]
+    columns = [data["tree"]["self"][v] for v in value_indices]
     path = []
-    for depth, frame, value in zip(data["tree"]["depth"], data["tree"]["frame"], self_values):
+    for node, (depth, frame) in enumerate(zip(data["tree"]["depth"], data["tree"]["frame"])):
         del path[depth:]
         path.append(names[frame])
-        if value != 0:
-            yield list(path), value
+        values = [column[node] for column in columns]
+        if any(values):
+            yield list(path), values

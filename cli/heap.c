@@ -1,0 +1,321 @@
+/*
+ * heap.c - `stoke heap PID [--timeout SECONDS]`: asks a running process
+ * that stoke's agent tracks to write a heap snapshot, and prints the
+ * snapshot's path on stdout once it is written. Checks, in order, that the
+ * process exists, is ours (or we are root), runs the agent, has heap
+ * tracking on and a dump signal; then sends the signal and waits for a new
+ * <comm>.<pid>.heap.<seq>.<time>.stoke in the process's output directory.
+ * Never writes the snapshot itself (the agent does) and never sends any
+ * signal but the dump signal the process was started with.
+ */
+#define _GNU_SOURCE /* strsignal */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "options.h"
+#include "stoke_agent_env.h"
+#include "target_process.h"
+#include "traces.h"
+
+#define AGENT_FILE "libstoke.so"
+#define DEFAULT_TIMEOUT_S 10.0
+#define MAX_TIMEOUT_S 86400.0
+#define POLL_INTERVAL_NS 20000000L /* 20 ms */
+
+struct heap_options {
+    pid_t pid;
+    double timeout_s;
+};
+
+void heap_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: stoke heap PID [options]\n"
+            "\n"
+            "Makes a process started with `stoke record --heap` write a heap snapshot now,\n"
+            "and prints the snapshot's path once it is written.\n"
+            "\n"
+            "options:\n"
+            "      --timeout SECONDS  how long to wait for the snapshot (default %.0f)\n"
+            "  -h, --help             show this help\n"
+            "\n"
+            "exit status: 0 written, 1 not possible or timed out, 2 usage\n",
+            DEFAULT_TIMEOUT_S);
+}
+
+static int parse_pid(const char *text, pid_t *pid)
+{
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno || end == text || *end || value < 1 || value > INT_MAX) {
+        fprintf(stderr, "stoke heap: '%s' is not a process id\n", text);
+        return -1;
+    }
+    *pid = (pid_t)value;
+    return 0;
+}
+
+static int parse_timeout(const char *text, double *seconds)
+{
+    char *end;
+    double value = strtod(text, &end);
+    if (end == text || *end || !(value > 0) || value > MAX_TIMEOUT_S) {
+        fprintf(stderr, "stoke heap: --timeout '%s' is not a number of seconds above 0\n",
+                text);
+        return -1;
+    }
+    *seconds = value;
+    return 0;
+}
+
+enum { OPT_TIMEOUT = 256 };
+
+/* Returns -1 to go on, or the exit status to end with. */
+static int parse_options(int argc, char **argv, struct heap_options *opt)
+{
+    static const struct option longopts[] = {
+        {"timeout", required_argument, NULL, OPT_TIMEOUT},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    *opt = (struct heap_options){.timeout_s = DEFAULT_TIMEOUT_S};
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_TIMEOUT:
+            if (parse_timeout(optarg, &opt->timeout_s))
+                return EXIT_USAGE;
+            break;
+        case 'h':
+            heap_usage(stdout);
+            return EXIT_OK;
+        default:
+            report_bad_option("heap", c, argv);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "stoke heap: give one process id; usage: stoke heap PID [options]\n");
+        return EXIT_USAGE;
+    }
+    return parse_pid(argv[optind], &opt->pid) ? EXIT_USAGE : -1;
+}
+
+/* --- what the process allows ---------------------------------------------- */
+
+/* The dump signal and output directory of a process the agent tracks. */
+struct dump_target {
+    int signal;
+    char *output_dir;
+};
+
+static int check_access(pid_t pid)
+{
+    switch (check_target(pid)) {
+    case TARGET_MISSING:
+        fprintf(stderr, "stoke heap: no process %d\n", (int)pid);
+        return -1;
+    case TARGET_FOREIGN:
+        fprintf(stderr, "stoke heap: not allowed: process %d belongs to another user\n",
+                (int)pid);
+        return -1;
+    default:
+        return 0;
+    }
+}
+
+static int check_agent(pid_t pid)
+{
+    int mapped = target_maps_file(pid, AGENT_FILE);
+    if (mapped > 0)
+        return 0;
+    if (mapped < 0)
+        fprintf(stderr, "stoke heap: not allowed: cannot read the memory map of process %d\n",
+                (int)pid);
+    else
+        fprintf(stderr, "stoke heap: process %d does not run with stoke's agent; start it with "
+                        "stoke record --heap\n", (int)pid);
+    return -1;
+}
+
+/* Reads the heap variables the process started with. */
+static int read_dump_target(pid_t pid, struct dump_target *t)
+{
+    char *interval = target_environ_value(pid, STOKE_ENV_HEAP_INTERVAL);
+    char *signal_text = target_environ_value(pid, STOKE_ENV_HEAP_SIGNAL);
+    t->output_dir = target_environ_value(pid, STOKE_ENV_OUTPUT);
+    t->signal = signal_text ? atoi(signal_text) : STOKE_DEFAULT_HEAP_SIGNAL;
+    int ok = 0;
+    if (!interval || !*interval || !t->output_dir || !*t->output_dir)
+        fprintf(stderr, "stoke heap: process %d runs stoke's agent without heap tracking; "
+                        "start it with stoke record --heap\n", (int)pid);
+    else if (t->signal <= 0 || t->signal >= NSIG)
+        fprintf(stderr, "stoke heap: process %d has no heap snapshot signal (recorded with "
+                        "--heap-signal none); call stoke_heap_dump() in the program instead\n",
+                (int)pid);
+    else
+        ok = 1;
+    free(interval);
+    free(signal_text);
+    return ok ? 0 : -1;
+}
+
+/* --- waiting for the snapshot --------------------------------------------- */
+
+/* 1 when name is a numbered snapshot of pid: <comm>.<pid>.heap.<seq>.<time>.stoke */
+static int is_snapshot_of(const char *name, pid_t pid)
+{
+    char infix[48];
+    snprintf(infix, sizeof infix, ".%d.heap.", (int)pid);
+    const char *at = strstr(name, infix);
+    if (!at || !is_trace_name(name))
+        return 0;
+    const char *seq = at + strlen(infix);
+    size_t digits = strspn(seq, "0123456789");
+    return digits > 0 && seq[digits] == '.';
+}
+
+/* The names of pid's snapshots in dir, as a NULL-terminated list. */
+static char **list_snapshots(const char *dir, pid_t pid)
+{
+    size_t n = 0;
+    char **names = calloc(1, sizeof *names);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (names && d && (e = readdir(d))) {
+        if (!is_snapshot_of(e->d_name, pid))
+            continue;
+        char **bigger = realloc(names, (n + 2) * sizeof *names);
+        char *copy = strdup(e->d_name);
+        if (bigger)
+            names = bigger;
+        if (!bigger || !copy) {
+            free(copy);
+            break;
+        }
+        names[n++] = copy;
+        names[n] = NULL;
+    }
+    if (d)
+        closedir(d);
+    return names;
+}
+
+static void free_list(char **names)
+{
+    for (size_t i = 0; names && names[i]; i++)
+        free(names[i]);
+    free(names);
+}
+
+static int listed(char *const *names, const char *name)
+{
+    for (size_t i = 0; names && names[i]; i++)
+        if (!strcmp(names[i], name))
+            return 1;
+    return 0;
+}
+
+/* The first of pid's snapshots in dir that is not in before (malloc'ed). */
+static char *new_snapshot(const char *dir, pid_t pid, char *const *before)
+{
+    char **now = list_snapshots(dir, pid);
+    char *found = NULL;
+    for (size_t i = 0; now && now[i] && !found; i++)
+        if (!listed(before, now[i]))
+            found = strdup(now[i]);
+    free_list(now);
+    return found;
+}
+
+static double monotonic_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pause_poll(void)
+{
+    struct timespec pause = {0, POLL_INTERVAL_NS};
+    nanosleep(&pause, NULL);
+}
+
+static long long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/* Waits until the file stops growing (the agent has finished writing). */
+static int wait_until_written(const char *path, double deadline)
+{
+    long long last = -1, size;
+    while ((size = file_size(path)) != last || size <= 0) {
+        if (monotonic_s() > deadline)
+            return -1;
+        last = size;
+        pause_poll();
+        pause_poll();
+    }
+    return 0;
+}
+
+/* Sends the dump signal and waits for the new snapshot; prints its path. */
+static int take_snapshot(pid_t pid, const struct dump_target *t, double timeout_s)
+{
+    char **before = list_snapshots(t->output_dir, pid);
+    if (kill(pid, t->signal)) {
+        fprintf(stderr, "stoke heap: cannot signal process %d: %s\n", (int)pid, strerror(errno));
+        free_list(before);
+        return -1;
+    }
+    double deadline = monotonic_s() + timeout_s;
+    char *name = NULL;
+    while (!(name = new_snapshot(t->output_dir, pid, before)) && monotonic_s() < deadline &&
+           kill(pid, 0) == 0)
+        pause_poll();
+    free_list(before);
+    char path[PATH_MAX];
+    if (name)
+        snprintf(path, sizeof path, "%s/%s", t->output_dir, name);
+    if (name && wait_until_written(path, deadline) == 0) {
+        printf("%s\n", path);
+        free(name);
+        return 0;
+    }
+    free(name);
+    if (kill(pid, 0) && errno == ESRCH)
+        fprintf(stderr, "stoke heap: process %d ended before writing a snapshot\n", (int)pid);
+    else
+        fprintf(stderr, "stoke heap: no snapshot from process %d in %s/ within %g s after "
+                        "signal %d (%s); its stderr may say why\n",
+                (int)pid, t->output_dir, timeout_s, t->signal, strsignal(t->signal));
+    return -1;
+}
+
+int heap_main(int argc, char **argv)
+{
+    struct heap_options opt;
+    int status = parse_options(argc, argv, &opt);
+    if (status >= 0)
+        return status;
+    struct dump_target target = {0};
+    int ok = check_access(opt.pid) == 0 && check_agent(opt.pid) == 0 &&
+             read_dump_target(opt.pid, &target) == 0 &&
+             take_snapshot(opt.pid, &target, opt.timeout_s) == 0;
+    free(target.output_dir);
+    return ok ? EXIT_OK : EXIT_RUNTIME_FAILURE;
+}

@@ -1,0 +1,27 @@
+/*
+ * target_process.h - what /proc tells about a running process that stoke
+ * did not start: whether it exists and is ours, what it has mapped, and
+ * the environment it started with.
+ */
+#ifndef STOKE_CLI_TARGET_PROCESS_H
+#define STOKE_CLI_TARGET_PROCESS_H
+
+#include <sys/types.h>
+
+enum target_access {
+    TARGET_OURS = 0,     /* exists, and we may signal and inspect it */
+    TARGET_MISSING = 1,  /* no such process */
+    TARGET_FOREIGN = 2,  /* another user's (and we are not root) */
+};
+
+enum target_access check_target(pid_t pid);
+
+/* 1 when a file whose name ends in file_name is mapped into pid, 0 when
+ * not, -1 when the maps cannot be read. */
+int target_maps_file(pid_t pid, const char *file_name);
+
+/* The value of variable name in the environment pid started with
+ * (malloc'ed), or NULL when it has none or it cannot be read. */
+char *target_environ_value(pid_t pid, const char *name);
+
+#endif
