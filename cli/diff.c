@@ -73,12 +73,8 @@ static int parse_options(int argc, char **argv, struct diff_options *opt)
             opt->folded = 1;
             break;
         case OPT_MEASURE:
-            opt->measure = parse_measure(optarg);
-            if (opt->measure == MEASURE_UNSET) {
-                fprintf(stderr, "stoke diff: --measure '%s' is not one of " MEASURE_CHOICES "\n",
-                        optarg);
+            if (parse_measure_option("diff", optarg, &opt->measure))
                 return EXIT_USAGE;
-            }
             break;
         case 'h':
             diff_usage(stdout);
@@ -93,10 +89,8 @@ static int parse_options(int argc, char **argv, struct diff_options *opt)
                         "usage: stoke diff BEFORE AFTER [options]\n");
         return EXIT_USAGE;
     }
-    if (opt->output && !*opt->output) {
-        fprintf(stderr, "stoke diff: -o/--output needs a file name\n");
+    if (check_output_option("diff", opt->output))
         return EXIT_USAGE;
-    }
     opt->before = argv[optind];
     opt->after = argv[optind + 1];
     return -1;

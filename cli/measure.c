@@ -58,3 +58,13 @@ void format_change(char *text, size_t len, const char *unit, int64_t change)
     else
         snprintf(text, len, "%+" PRId64, change);
 }
+
+int parse_measure_option(const char *command, const char *text, int *measure)
+{
+    *measure = parse_measure(text);
+    if (*measure != MEASURE_UNSET)
+        return 0;
+    fprintf(stderr, "stoke %s: --measure '%s' is not one of " MEASURE_CHOICES "\n", command,
+            text);
+    return -1;
+}

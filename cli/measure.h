@@ -17,6 +17,10 @@
 /* The measure named text, or MEASURE_UNSET when it names none. */
 int parse_measure(const char *text);
 
+/* --measure of `stoke command`: 0 and *measure set, or -1 after a one-line
+ * error naming the choices. */
+int parse_measure_option(const char *command, const char *text, int *measure);
+
 /* Its name on the command line ("live-bytes") and in prose ("live bytes"). */
 const char *measure_option(int measure);
 const char *measure_label(int measure);

@@ -20,3 +20,11 @@ void report_bad_option(const char *command, int getopt_result, char **argv)
         fprintf(stderr, "stoke %s: unknown option '%s'; see stoke %s --help\n", command, option,
                 command);
 }
+
+int check_output_option(const char *command, const char *output)
+{
+    if (!output || *output)
+        return 0;
+    fprintf(stderr, "stoke %s: -o/--output needs a file name\n", command);
+    return -1;
+}

@@ -9,4 +9,7 @@
  * at fault. */
 void report_bad_option(const char *command, int getopt_result, char **argv);
 
+/* -o/--output given as an empty string: a one-line error, -1. Else 0. */
+int check_output_option(const char *command, const char *output);
+
 #endif

@@ -48,15 +48,6 @@ void report_usage(FILE *out)
 
 enum { OPT_FOLDED = 256, OPT_MEASURE, OPT_THREADS };
 
-static int parse_measure_option(const char *text, int *measure)
-{
-    *measure = parse_measure(text);
-    if (*measure != MEASURE_UNSET)
-        return 0;
-    fprintf(stderr, "stoke report: --measure '%s' is not one of " MEASURE_CHOICES "\n", text);
-    return -1;
-}
-
 /* Returns -1 to go on, or the exit status to end with. */
 static int parse_options(int argc, char **argv, struct report_options *opt)
 {
@@ -80,7 +71,7 @@ static int parse_options(int argc, char **argv, struct report_options *opt)
             opt->folded = 1;
             break;
         case OPT_MEASURE:
-            if (parse_measure_option(optarg, &opt->measure))
+            if (parse_measure_option("report", optarg, &opt->measure))
                 return EXIT_USAGE;
             break;
         case OPT_THREADS:
@@ -99,10 +90,8 @@ static int parse_options(int argc, char **argv, struct report_options *opt)
                         "usage: stoke report PATH [options]\n");
         return EXIT_USAGE;
     }
-    if (opt->output && !*opt->output) {
-        fprintf(stderr, "stoke report: -o/--output needs a file name\n");
+    if (check_output_option("report", opt->output))
         return EXIT_USAGE;
-    }
     opt->input = argv[optind];
     return -1;
 }

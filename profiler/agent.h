@@ -6,6 +6,7 @@
 #define STOKE_AGENT_AGENT_H
 
 #include <pthread.h>
+#include <signal.h>
 
 /* The agent is built with hidden visibility; these are its exported names. */
 #define AGENT_EXPORT __attribute__((visibility("default")))
@@ -19,6 +20,13 @@ int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *
 /* libc's sigaction, bypassing the agent's own interposer. */
 struct sigaction;
 int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old);
+
+/* 1 when signo has its default disposition (nobody handles it). */
+int agent_signal_is_default(int signo);
+
+/* Installs one of the agent's handlers: SA_SIGINFO | SA_RESTART, every
+ * signal blocked while it runs. Returns 0 or -1. */
+int agent_install_handler(int signo, void (*handler)(int, siginfo_t *, void *));
 
 /* Looks up libc's sigprocmask now, outside any signal handler. */
 void agent_resolve_sigprocmask(void);

@@ -25,21 +25,15 @@ static void on_dump_signal(int signo, siginfo_t *info, void *context)
 
 int dump_signal_setup(int signo)
 {
-    struct sigaction old;
-    if (!signo || agent_sigaction(signo, NULL, &old))
+    if (!signo)
         return -1;
-    if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) {
+    if (!agent_signal_is_default(signo)) {
         agent_log("the program handles signal %d (%s); heap snapshots on that signal are off "
                   "(use stoke record --heap-signal, or stoke_heap_dump())",
                   signo, strsignal(signo));
         return -1;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_dump_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigfillset(&sa.sa_mask);
-    if (agent_sigaction(signo, &sa, NULL))
+    if (agent_install_handler(signo, on_dump_signal))
         return -1;
     dump_signo = signo;
     signal_view_own_blocked(signo);

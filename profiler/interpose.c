@@ -290,6 +290,24 @@ int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old
     return real(signo, sa, old);
 }
 
+int agent_signal_is_default(int signo)
+{
+    struct sigaction old;
+    if (agent_sigaction(signo, NULL, &old))
+        return 0;
+    return !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
+}
+
+int agent_install_handler(int signo, void (*handler)(int, siginfo_t *, void *))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = handler;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    return agent_sigaction(signo, &sa, NULL);
+}
+
 AGENT_EXPORT int sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
 {
     int ret;

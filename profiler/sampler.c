@@ -121,20 +121,12 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
     errno = saved_errno;
 }
 
-static int signal_is_free(int signo)
-{
-    struct sigaction old;
-    if (agent_sigaction(signo, NULL, &old))
-        return 0;
-    return !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
-}
-
 static int choose_signal(void)
 {
-    if (signal_is_free(SIGPROF))
+    if (agent_signal_is_default(SIGPROF))
         return SIGPROF;
     for (int s = SIGRTMIN + 8; s <= SIGRTMAX - 8; s++)
-        if (signal_is_free(s)) {
+        if (agent_signal_is_default(s)) {
             agent_log("the program handles SIGPROF; sampling with signal %d instead", s);
             return s;
         }
@@ -147,12 +139,7 @@ int sampler_install(void)
     int signo = choose_signal();
     if (signo < 0)
         return -1;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sample_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigfillset(&sa.sa_mask);
-    if (agent_sigaction(signo, &sa, NULL))
+    if (agent_install_handler(signo, on_sample_signal))
         return -1;
     program_actions[0].sa_handler = SIG_DFL;
     sample_signo = signo;
