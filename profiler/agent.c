@@ -60,8 +60,11 @@ static void start_thread_sampling(void)
 
 void agent_thread_begin(void)
 {
-    if (agent_active())
-        start_thread_sampling();
+    if (!agent_active())
+        return;
+    heap_agent_work_begin();
+    start_thread_sampling();
+    heap_agent_work_end();
 }
 
 static int start_trace(void)
@@ -144,9 +147,11 @@ static void fork_child(void)
     modules_fork_child();
     heap_fork_child();
     writer_fork_child();
+    heap_agent_work_begin();
     threads_for_each_live(timers_forget); /* the parent's events, inherited copies */
     threads_reset_after_fork();
     start_process();
+    heap_agent_work_end();
 }
 
 void agent_before_exec(void)
@@ -169,8 +174,10 @@ void agent_after_failed_exec(void)
 {
     if (profiled_pid || !current_thread)
         return;
+    heap_agent_work_begin();
     threads_for_each_live(rearm_thread);
     start_process();
+    heap_agent_work_end();
 }
 
 void agent_before_exit(void)
@@ -200,11 +207,11 @@ static void agent_start(void)
     if (pthread_key_create(&thread_exit_key, on_thread_exit))
         return;
     exec_env_save();
-    modules_init();
-    if (unwind_init()) {
+    if (unwind_init()) { /* first: it loads libunwind, which the module scan must see */
         agent_log("cannot set up stack unwinding; not profiling");
         return;
     }
+    modules_init();
     sample_signal = sampler_install();
     if (sample_signal < 0)
         return;

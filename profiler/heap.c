@@ -71,6 +71,16 @@ void heap_ignore_this_thread(void)
     self.ignored = 1;
 }
 
+void heap_agent_work_begin(void)
+{
+    self.busy++;
+}
+
+void heap_agent_work_end(void)
+{
+    self.busy--;
+}
+
 /* A uniform random number in (0, 1]. */
 static double uniform(void)
 {
@@ -182,9 +192,9 @@ void heap_sampled_alloc(void *p, size_t size)
     heap_bytes_until_sample = next_gap();
     if (self.busy || self.ignored)
         return;
-    self.busy = 1;
+    self.busy++;
     record(p, size);
-    self.busy = 0;
+    self.busy--;
 }
 
 void heap_take(void *p, struct heap_taken *taken)
@@ -194,12 +204,12 @@ void heap_take(void *p, struct heap_taken *taken)
         return;
     if (self.busy || self.ignored)
         return;
-    self.busy = 1;
+    self.busy++;
     if (!heap_live_remove((uintptr_t)p, &taken->allocation)) {
         count(taken->allocation.stack, &taken->allocation, -1);
         taken->found = 1;
     }
-    self.busy = 0;
+    self.busy--;
 }
 
 void heap_maybe_sampled_free(void *p)
@@ -212,12 +222,12 @@ void heap_put_back(const struct heap_taken *taken)
 {
     if (!taken->found)
         return;
-    self.busy = 1;
+    self.busy++;
     if (heap_live_insert(&taken->allocation))
         atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
     else
         count(taken->allocation.stack, &taken->allocation, 1);
-    self.busy = 0;
+    self.busy--;
 }
 
 void heap_read_totals(struct heap_totals *t)

@@ -66,6 +66,11 @@ struct heap_taken {
 void heap_take(void *p, struct heap_taken *taken);
 void heap_put_back(const struct heap_taken *taken);
 
+/* Brackets the agent's own work on a program thread (thread start, fork,
+ * a failed exec): what it allocates meanwhile is not the program's. Nests. */
+void heap_agent_work_begin(void);
+void heap_agent_work_end(void);
+
 /* Marks the calling thread as the agent's own: its allocations are not
  * tracked (the writer's buffers are not the program's heap). */
 void heap_ignore_this_thread(void);

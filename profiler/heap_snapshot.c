@@ -95,8 +95,8 @@ static int write_stacks(struct trace_file *f, struct stack_values **out, size_t 
             .alloc_bytes = atomic_load(&s->alloc_bytes),
             .alloc_objects = objects(atomic_load(&s->alloc_objects)),
         };
-        if (!v.alloc_bytes && !v.live_bytes)
-            continue;
+        if (!atomic_load(&s->alloc_objects) && !atomic_load(&s->live_objects))
+            continue; /* (objects, not bytes: malloc(0) blocks count too) */
         records_stack(&recs, id, s->flags, s->nframes, s->modules, s->offsets);
         values[kept++] = v;
         if (spill(f, FRAME_BYTES)) {

@@ -39,6 +39,7 @@
 #include "sampler.h"
 #include "signal_view.h"
 #include "exec_env.h"
+#include "heap.h"
 #include "modules.h"
 #include "unwind.h"
 
@@ -60,10 +61,26 @@ struct thread_start {
     unsigned signal_view; /* the creator's view of the agent's signals */
 };
 
+/* The start block is the agent's allocation, not the program's. */
+static void *agent_malloc(size_t size)
+{
+    heap_agent_work_begin();
+    void *p = malloc(size);
+    heap_agent_work_end();
+    return p;
+}
+
+static void agent_free(void *p)
+{
+    heap_agent_work_begin();
+    free(p);
+    heap_agent_work_end();
+}
+
 static void *start_sampled_thread(void *p)
 {
     struct thread_start start = *(struct thread_start *)p;
-    free(p);
+    agent_free(p);
     signal_view_set(start.signal_view);
     agent_thread_begin();
     return start.fn(start.arg);
@@ -80,7 +97,7 @@ AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     static __typeof__(&pthread_create) real;
     if (!real)
         real = REAL(pthread_create);
-    struct thread_start *start = agent_active() ? malloc(sizeof *start) : NULL;
+    struct thread_start *start = agent_active() ? agent_malloc(sizeof *start) : NULL;
     if (!start)
         return real(thread, attr, fn, arg);
     start->fn = fn;
@@ -88,7 +105,7 @@ AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     start->signal_view = signal_view_get();
     int err = real(thread, attr, start_sampled_thread, start);
     if (err)
-        free(start);
+        agent_free(start);
     return err;
 }
 
@@ -102,7 +119,7 @@ struct thrd_start_args {
 static int start_sampled_thrd(void *p)
 {
     struct thrd_start_args start = *(struct thrd_start_args *)p;
-    free(p);
+    agent_free(p);
     signal_view_set(start.signal_view);
     agent_thread_begin();
     return start.fn(start.arg);
@@ -110,13 +127,13 @@ static int start_sampled_thrd(void *p)
 
 AGENT_EXPORT int thrd_create(thrd_t *thread, thrd_start_t fn, void *arg)
 {
-    struct thrd_start_args *start = agent_active() ? malloc(sizeof *start) : NULL;
+    struct thrd_start_args *start = agent_active() ? agent_malloc(sizeof *start) : NULL;
     if (!start)
         return REAL(thrd_create)(thread, fn, arg);
     *start = (struct thrd_start_args){fn, arg, signal_view_get()};
     int ret = REAL(thrd_create)(thread, start_sampled_thrd, start);
     if (ret != thrd_success)
-        free(start);
+        agent_free(start);
     return ret;
 }
 

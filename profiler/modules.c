@@ -73,12 +73,19 @@ static int find_index(uintptr_t addr, uint32_t count)
     return -1;
 }
 
+/* A reader meeting an update in progress waits for it: updates are a copy
+ * of the table, microseconds. The bound only matters if the updating
+ * thread is descheduled meanwhile; the lookup then fails (a partial stack). */
+#define READ_ATTEMPTS 100000
+
 int modules_find(uintptr_t addr, struct module_view *out)
 {
-    for (int attempt = 0; attempt < 8; attempt++) {
+    for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
         uint32_t seq = atomic_load_explicit(&table_seq, memory_order_acquire);
-        if (seq & 1)
+        if (seq & 1) {
+            __builtin_ia32_pause();
             continue;
+        }
         uint32_t count = atomic_load_explicit(&table_count, memory_order_relaxed);
         int i = find_index(addr, count);
         if (i >= 0)

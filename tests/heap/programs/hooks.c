@@ -1,0 +1,460 @@
+/*
+ * hooks.c - every function of the malloc family used the way programs use
+ * it, corner cases included, each mode checking what the C library
+ * promises (contents kept, alignment, errno, usable size). Each mode also
+ * leaks a known amount through a function named leak_<mode>, so the exit
+ * snapshot of an exact recording can be checked against it:
+ *
+ *   realloc       chains from realloc(NULL, n), growing and shrinking with
+ *                 contents kept, realloc(p, 0), a failing realloc that must
+ *                 keep the block; leaks 2000 bytes in 1 block
+ *   aligned       posix_memalign, aligned_alloc, memalign, valloc, pvalloc at
+ *                 many alignments, a bad alignment; leaks 16660 bytes in 5
+ *   calloc        zeroed memory, overflowing and huge requests fail with
+ *                 ENOMEM; leaks 10000 bytes in 1 block
+ *   reallocarray  grows an array, an overflowing count fails with ENOMEM and
+ *                 keeps the block; leaks 2000 bytes in 1 block
+ *   free_null     free(NULL) and malloc(0); leaks 0 bytes in 3 blocks
+ *   usable_size   malloc_usable_size >= the size asked for every block, all
+ *                 of it writable; leaks 777 bytes in 1 block
+ *   threads       4 threads, each freeing the blocks the previous one
+ *                 allocated; leaks 262144 bytes in 256 blocks
+ *   fork          allocates 3 MiB (keep_before_fork, never freed), forks; the
+ *                 child allocates 1 MiB more (leak_fork_child) and exits 0
+ *
+ * Prints "<mode>: ok" on stdout and exits 0, or prints each failed check
+ * and exits 1. Anything that differs between runs (pids) goes to stderr
+ * prefixed "note: ".
+ *
+ * usage: hooks MODE
+ * Never reads input or writes files.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        printf("FAILED: %s\n", what);
+        failures++;
+    }
+}
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (unsigned char)(seed + i * 7);
+}
+
+static int filled(const unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != (unsigned char)(seed + i * 7))
+            return 0;
+    return 1;
+}
+
+static int aligned_to(const void *p, size_t alignment)
+{
+    return ((uintptr_t)p & (alignment - 1)) == 0;
+}
+
+static void *volatile keep; /* what a leak_ function leaves behind stays reachable */
+
+/* Sizes no allocator can give; volatile, so the compiler cannot see them. */
+static volatile size_t size_max = SIZE_MAX;
+static volatile size_t two_to_the_40 = (size_t)1 << 40;
+
+/* --- realloc ---------------------------------------------------------------- */
+
+static __attribute__((noipa)) void realloc_chain(void)
+{
+    static const size_t sizes[] = {100, 1000, 10000, 100000, 1 << 20, 5000, 50, 70000, 10};
+    unsigned char *p = realloc(NULL, sizes[0]);
+    check(p != NULL, "realloc(NULL, 100) allocates");
+    fill(p, sizes[0], 1);
+    for (size_t i = 1; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t kept = sizes[i] < sizes[i - 1] ? sizes[i] : sizes[i - 1];
+        p = realloc(p, sizes[i]);
+        check(p != NULL, "realloc to a new size succeeds");
+        check(filled(p, kept, 1), "realloc keeps the contents");
+        fill(p, sizes[i], 1);
+    }
+    errno = 0;
+    check(realloc(p, 0) == NULL, "realloc(p, 0) frees and returns NULL");
+}
+
+static __attribute__((noipa)) void leak_realloc(void)
+{
+    unsigned char *p = realloc(NULL, 16);
+    p = realloc(p, 3000);
+    fill(p, 3000, 2);
+    p = realloc(p, 2000);
+    errno = 0;
+    unsigned char *too_large = realloc(p, size_max - 4096);
+    check(too_large == NULL && errno == ENOMEM, "a realloc too large fails with ENOMEM");
+    if (too_large)
+        p = too_large;
+    check(filled(p, 2000, 2), "a failed realloc keeps the block");
+    keep = p;
+}
+
+static void mode_realloc(void)
+{
+    for (int i = 0; i < 100; i++)
+        realloc_chain();
+    leak_realloc();
+}
+
+/* --- aligned ---------------------------------------------------------------- */
+
+static __attribute__((noipa)) void aligned_roundtrip(void)
+{
+    for (size_t alignment = sizeof(void *); alignment <= 65536; alignment *= 2) {
+        size_t size = alignment * 3 + 5;
+        void *p = NULL;
+        check(posix_memalign(&p, alignment, size) == 0 && aligned_to(p, alignment),
+              "posix_memalign aligns");
+        fill(p, size, 3);
+        free(p);
+        p = aligned_alloc(alignment, alignment * 2);
+        check(p && aligned_to(p, alignment), "aligned_alloc aligns");
+        fill(p, alignment * 2, 3);
+        free(p);
+        p = memalign(alignment, size);
+        check(p && aligned_to(p, alignment), "memalign aligns");
+        fill(p, size, 3);
+        free(p);
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    void *v = valloc(5000);
+    check(v && aligned_to(v, (size_t)page), "valloc aligns to a page");
+    fill(v, 5000, 4);
+    free(v);
+    void *pv = pvalloc(100);
+    check(pv && aligned_to(pv, (size_t)page), "pvalloc aligns to a page");
+    check(malloc_usable_size(pv) >= (size_t)page, "pvalloc rounds up to a whole page");
+    fill(pv, (size_t)page, 4);
+    free(pv);
+    void *untouched = &failures;
+    void *out = untouched;
+    check(posix_memalign(&out, 3, 64) == EINVAL && out == untouched,
+          "posix_memalign with a bad alignment fails with EINVAL and leaves *out alone");
+}
+
+static __attribute__((noipa)) void leak_aligned(void)
+{
+    static void *blocks[5];
+    check(posix_memalign(&blocks[0], 4096, 10000) == 0, "posix_memalign(4096, 10000)");
+    blocks[1] = aligned_alloc(256, 2560);
+    blocks[2] = memalign(128, 1000);
+    blocks[3] = valloc(3000);
+    blocks[4] = pvalloc(100);
+    for (int i = 1; i < 5; i++)
+        check(blocks[i] != NULL, "an aligned allocation succeeds");
+    keep = blocks;
+}
+
+static void mode_aligned(void)
+{
+    for (int i = 0; i < 20; i++)
+        aligned_roundtrip();
+    leak_aligned();
+}
+
+/* --- calloc ----------------------------------------------------------------- */
+
+static __attribute__((noipa)) void calloc_cases(void)
+{
+    for (int i = 0; i < 50; i++) { /* dirty memory that calloc may reuse */
+        unsigned char *dirty = malloc(100000);
+        memset(dirty, 0xff, 100000);
+        free(dirty);
+        unsigned char *zeroed = calloc(1000, 100);
+        check(zeroed != NULL, "calloc(1000, 100) allocates");
+        for (int j = 0; zeroed && j < 100000; j++)
+            if (zeroed[j]) {
+                check(0, "calloc returns zeroed memory");
+                break;
+            }
+        free(zeroed);
+    }
+    errno = 0;
+    check(calloc(size_max / 2 + 1, 2) == NULL && errno == ENOMEM,
+          "calloc whose size overflows fails with ENOMEM");
+    errno = 0;
+    check(calloc(two_to_the_40, two_to_the_40) == NULL && errno == ENOMEM,
+          "calloc(2^40, 2^40) fails with ENOMEM");
+    errno = 0;
+    check(malloc(size_max) == NULL && errno == ENOMEM, "malloc(SIZE_MAX) fails with ENOMEM");
+    free(calloc(0, 8));
+    free(calloc(8, 0));
+}
+
+static __attribute__((noipa)) void leak_calloc(void)
+{
+    keep = calloc(1000, 10);
+    check(keep != NULL, "calloc(1000, 10) allocates");
+}
+
+static void mode_calloc(void)
+{
+    calloc_cases();
+    leak_calloc();
+}
+
+/* --- reallocarray ------------------------------------------------------------ */
+
+static __attribute__((noipa)) void leak_reallocarray(void)
+{
+    unsigned char *p = reallocarray(NULL, 10, 100);
+    check(p != NULL, "reallocarray(NULL, 10, 100) allocates");
+    fill(p, 1000, 5);
+    errno = 0;
+    unsigned char *overflowed = reallocarray(p, size_max / 2, 4);
+    check(overflowed == NULL && errno == ENOMEM,
+          "reallocarray whose size overflows fails with ENOMEM");
+    if (overflowed)
+        p = overflowed;
+    check(filled(p, 1000, 5), "a failed reallocarray keeps the block");
+    p = reallocarray(p, 20, 100);
+    check(p && filled(p, 1000, 5), "reallocarray grows, keeping the contents");
+    keep = p;
+}
+
+static void mode_reallocarray(void)
+{
+    for (int i = 0; i < 100; i++)
+        free(reallocarray(reallocarray(NULL, 4, 1000), 8, 1000));
+    leak_reallocarray();
+}
+
+/* --- free_null ---------------------------------------------------------------- */
+
+static __attribute__((noipa)) void leak_free_null(void)
+{
+    static void *empty[3];
+    for (int i = 0; i < 3; i++) {
+        empty[i] = malloc(0);
+        check(empty[i] != NULL, "malloc(0) returns a block");
+    }
+    keep = empty;
+}
+
+static void mode_free_null(void)
+{
+    for (int i = 0; i < 1000; i++) {
+        free(NULL);
+        free(malloc(0));
+    }
+    leak_free_null();
+}
+
+/* --- usable_size --------------------------------------------------------------- */
+
+static void check_usable(void *p, size_t asked)
+{
+    size_t usable = malloc_usable_size(p);
+    check(p && usable >= asked, "malloc_usable_size >= the size asked for");
+    if (p)
+        memset(p, 0xab, usable); /* every usable byte is the program's */
+}
+
+static __attribute__((noipa)) void usable_sizes(void)
+{
+    for (size_t size = 0; size < 70000; size = size * 3 / 2 + 1) {
+        void *p = malloc(size);
+        check_usable(p, size);
+        p = realloc(p, size * 2 + 1);
+        check_usable(p, size * 2 + 1);
+        free(p);
+        p = calloc(size, 3);
+        check_usable(p, size * 3);
+        free(p);
+        p = memalign(64, size);
+        check_usable(p, size);
+        free(p);
+    }
+    check(malloc_usable_size(NULL) == 0, "malloc_usable_size(NULL) is 0");
+}
+
+static __attribute__((noipa)) void leak_usable_size(void)
+{
+    keep = malloc(777);
+    check_usable(keep, 777);
+}
+
+static void mode_usable_size(void)
+{
+    usable_sizes();
+    leak_usable_size();
+}
+
+/* --- threads ---------------------------------------------------------------------- */
+
+#define THREADS 4
+#define BLOCKS_PER_THREAD 20000
+#define INBOX 64
+
+struct inbox {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    unsigned char *blocks[INBOX];
+    size_t sizes[INBOX];
+    int count;
+};
+
+static struct inbox inboxes[THREADS];
+
+static void post(struct inbox *box, unsigned char *block, size_t size)
+{
+    pthread_mutex_lock(&box->lock);
+    while (box->count == INBOX)
+        pthread_cond_wait(&box->changed, &box->lock);
+    box->blocks[box->count] = block;
+    box->sizes[box->count++] = size;
+    pthread_cond_broadcast(&box->changed);
+    pthread_mutex_unlock(&box->lock);
+}
+
+static int take_and_free(struct inbox *box)
+{
+    pthread_mutex_lock(&box->lock);
+    while (box->count == 0)
+        pthread_cond_wait(&box->changed, &box->lock);
+    unsigned char *block = box->blocks[--box->count];
+    size_t size = box->sizes[box->count];
+    pthread_cond_broadcast(&box->changed);
+    pthread_mutex_unlock(&box->lock);
+    int intact = filled(block, size, (unsigned)size);
+    free(block);
+    return intact;
+}
+
+static __attribute__((noipa)) unsigned char *pass_block(size_t size)
+{
+    unsigned char *p = malloc(size);
+    fill(p, size, (unsigned)size);
+    return p;
+}
+
+static __attribute__((noipa)) void leak_threads(void)
+{
+    for (int i = 0; i < 64; i++)
+        keep = malloc(1024);
+}
+
+static void *hand_over(void *arg)
+{
+    int me = (int)(intptr_t)arg;
+    struct inbox *mine = &inboxes[me], *next = &inboxes[(me + 1) % THREADS];
+    int corrupt = 0, sent = 0, freed = 0;
+    while (sent < BLOCKS_PER_THREAD || freed < BLOCKS_PER_THREAD) {
+        if (sent < BLOCKS_PER_THREAD && (sent - freed < INBOX / 2 || freed == BLOCKS_PER_THREAD)) {
+            size_t size = 16 + (size_t)((sent * 37 + me * 101) % 2000);
+            post(next, pass_block(size), size);
+            sent++;
+        } else {
+            corrupt += !take_and_free(mine);
+            freed++;
+        }
+    }
+    leak_threads();
+    return (void *)(intptr_t)corrupt;
+}
+
+static void mode_threads(void)
+{
+    pthread_t ids[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        pthread_mutex_init(&inboxes[i].lock, NULL);
+        pthread_cond_init(&inboxes[i].changed, NULL);
+    }
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&ids[i], NULL, hand_over, (void *)(intptr_t)i);
+    int corrupt = 0;
+    for (int i = 0; i < THREADS; i++) {
+        void *result;
+        pthread_join(ids[i], &result);
+        corrupt += (int)(intptr_t)result;
+    }
+    check(corrupt == 0, "blocks freed by another thread arrive intact");
+}
+
+/* --- fork --------------------------------------------------------------------------- */
+
+static __attribute__((noipa)) void keep_before_fork(void)
+{
+    static unsigned char *blocks[48];
+    for (int i = 0; i < 48; i++) {
+        blocks[i] = malloc(64 * 1024);
+        fill(blocks[i], 64 * 1024, (unsigned)i);
+    }
+    keep = blocks;
+}
+
+static __attribute__((noipa)) void leak_fork_child(void)
+{
+    static unsigned char *blocks[16];
+    for (int i = 0; i < 16; i++) {
+        blocks[i] = malloc(64 * 1024);
+        fill(blocks[i], 64 * 1024, (unsigned)i);
+    }
+    keep = blocks;
+}
+
+static void mode_fork(void)
+{
+    keep_before_fork();
+    fflush(stdout);
+    pid_t child = fork();
+    if (child < 0) {
+        check(0, "fork succeeds");
+        return;
+    }
+    if (child == 0) {
+        leak_fork_child();
+        printf("child: ok\n");
+        exit(0);
+    }
+    fprintf(stderr, "note: child %d\n", (int)child);
+    int status;
+    check(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "the child exits 0");
+}
+
+/* ------------------------------------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    void (*run)(void);
+} modes[] = {
+    {"realloc", mode_realloc},         {"aligned", mode_aligned},
+    {"calloc", mode_calloc},           {"reallocarray", mode_reallocarray},
+    {"free_null", mode_free_null},     {"usable_size", mode_usable_size},
+    {"threads", mode_threads},         {"fork", mode_fork},
+};
+
+int main(int argc, char **argv)
+{
+    for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof modes[0]; i++)
+        if (!strcmp(argv[1], modes[i].name)) {
+            modes[i].run();
+            if (!failures)
+                printf("%s: ok\n", argv[1]);
+            return failures != 0;
+        }
+    fprintf(stderr, "usage: hooks realloc|aligned|calloc|reallocarray|free_null|usable_size|"
+                    "threads|fork\n");
+    return 2;
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""test_hooks.py - the malloc family behaves under the agent as without it,
+and exact tracking (--heap-interval 1) counts what the program leaves:
+each case runs a mode of hooks (or hooks_cpp) bare and under `stoke record
+--heap-interval 1`, compares their output and exit status, and checks the
+exit snapshot: the program's leak_* function holds exactly the bytes and
+objects it leaked, and nothing else is live but the C library's own stdio
+buffers and thread bookkeeping.
+
+  realloc       realloc chains (NULL, grow, shrink, to 0, a failing one)
+  aligned       posix_memalign, aligned_alloc, memalign, valloc, pvalloc
+  calloc        zeroed memory; overflowing and huge requests fail, ENOMEM
+  reallocarray  growing; an overflowing count fails, the block lives on
+  free_null     free(NULL), malloc(0): zero-byte blocks are objects too
+  usable_size   malloc_usable_size >= the size asked, all of it writable
+  threads       4 threads freeing each other's blocks: all 80000 counted,
+                none left live
+  fork          the child's exit snapshot has the blocks it inherited and
+                its own; the parent's has its own only; both exit 0
+  cpp           new/delete through a class in a namespace: demangled names,
+                Cache::leak's 100000 bytes exactly, every new int counted
+
+usage: test_hooks.py CASE
+"""
+import re
+
+from e2e_support import describe, expect, fresh_dir, main, program, run, text
+from heap_support import (MIB, exit_snapshot, expect_same_as_bare, frame_is, measures,
+                          pids_with_snapshots, record_heap)
+
+# What the C library itself keeps until exit: stdio buffers, thread
+# descriptors and their TLS. Live bytes under these are not the program's.
+LIBC_KEEPS = ("_IO_file_doallocate", "allocate_stack", "_dl_allocate_tls")
+
+
+def run_mode(case, argv):
+    """argv bare and under exact tracking; returns (profiled run, out dir)."""
+    out = fresh_dir(case)
+    profiled = record_heap(out, argv)
+    expect_same_as_bare(run(argv), profiled, case)
+    return profiled, out
+
+
+def expect_only_live(m, leaks, what):
+    """leaks: {function: (live bytes, live objects)}; every other live stack
+    is the C library's own."""
+    for function, (live_bytes, live_objects) in leaks.items():
+        for name, truth in (("live-bytes", live_bytes), ("live-objects", live_objects)):
+            value = m[name].with_frame(frame_is(function))
+            expect(value == truth, f"{what}: {function} has {value} {name}, expected {truth}",
+                   m[name].top(20))
+
+    def accounted(frame):
+        return any(frame_is(f)(frame) for f in leaks) or any(k in frame for k in LIBC_KEEPS)
+
+    for name in ("live-bytes", "live-objects"):
+        stray = [f"{n} {';'.join(s)}" for s, n in m[name].stacks.items()
+                 if n and not any(accounted(f) for f in s)]
+        expect(not stray, f"{what}: {name} on stacks that are neither the program's leaks "
+               "nor the C library's own:\n" + "\n".join(stray), m[name].top(20))
+
+
+def hooks_case(mode, leaks, more_checks=lambda m: None):
+    """A case: hooks MODE as bare, leaving exactly leaks; more_checks(measures
+    of the exit snapshot) for what else the mode knows."""
+    def case():
+        profiled, out = run_mode(mode, [program("hooks"), mode])
+        expect(text(profiled.stdout) == f"{mode}: ok\n", f"hooks {mode} failed a check",
+               describe(profiled))
+        m = measures(exit_snapshot(out))
+        expect_only_live(m, leaks, f"exit snapshot of {mode}")
+        more_checks(m)
+    return case
+
+
+def every_block_passed(m):
+    """threads: all 4 x 20000 blocks handed over were counted, and freed."""
+    for name, truth in (("alloc-objects", 80000), ("live-objects", 0), ("live-bytes", 0)):
+        value = m[name].with_frame("pass_block")
+        expect(value == truth, f"pass_block has {value} {name}, expected {truth}",
+               m[name].top(20))
+
+
+def fork():
+    profiled, out = run_mode("fork", [program("hooks"), "fork"])
+    expect(text(profiled.stdout) == "child: ok\nfork: ok\n", "hooks fork failed a check",
+           describe(profiled))
+    child = int(re.search(r"^note: child (\d+)$", text(profiled.stderr), re.M)[1])
+    pids = pids_with_snapshots(out)
+    expect(len(pids) == 2 and child in pids,
+           f"expected snapshots of the parent and of the child {child}", describe(profiled))
+    parent = next(p for p in pids if p != child)
+    expect_only_live(measures(exit_snapshot(out, child)),
+                     {"keep_before_fork": (3 * MIB, 48), "leak_fork_child": (MIB, 16)},
+                     f"the child's exit snapshot (pid {child})")
+    expect_only_live(measures(exit_snapshot(out, parent)),
+                     {"keep_before_fork": (3 * MIB, 48), "leak_fork_child": (0, 0)},
+                     f"the parent's exit snapshot (pid {parent})")
+
+
+def cpp():
+    profiled, out = run_mode("cpp", [program("hooks_cpp")])
+    expect(text(profiled.stdout).startswith("hooks_cpp: ok "), "hooks_cpp failed",
+           describe(profiled))
+    m = measures(exit_snapshot(out))
+    leak, fill = "heap_cpp::Cache::leak", "heap_cpp::Cache::fill"
+    expect_only_live(m, {leak: (100000, 100)}, "hooks_cpp's exit snapshot")
+    mangled = [f for s in m["alloc-bytes"].stacks for f in s if f.startswith("_Z")]
+    expect(not mangled, f"frames still mangled: {mangled[:5]}", m["alloc-bytes"].top(20))
+    new_int = sum(n for s, n in m["alloc-objects"].stacks.items()
+                  if len(s) >= 2 and frame_is(fill)(s[-2]) and s[-1].startswith("operator new"))
+    expect(new_int == 20000, f"{new_int} objects by new directly in {fill}, expected 20000",
+           m["alloc-objects"].top(20))
+    expect(m["live-bytes"].with_frame(frame_is(fill)) == 0,
+           f"{fill}'s containers are all destroyed, yet some of it is live",
+           m["live-bytes"].top(20))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main({
+        "realloc": hooks_case("realloc", {"leak_realloc": (2000, 1)}),
+        "aligned": hooks_case("aligned", {"leak_aligned": (16660, 5)}),
+        "calloc": hooks_case("calloc", {"leak_calloc": (10000, 1)}),
+        "reallocarray": hooks_case("reallocarray", {"leak_reallocarray": (2000, 1)}),
+        "free_null": hooks_case("free_null", {"leak_free_null": (0, 3)}),
+        "usable_size": hooks_case("usable_size", {"leak_usable_size": (777, 1)}),
+        "threads": hooks_case("threads", {"leak_threads": (262144, 256)}, every_block_passed),
+        "fork": fork, "cpp": cpp}))

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""test_snapshots.py - heap snapshots hold what the program really did:
+
+  ground_truth_exact    --heap-interval 1: the snapshot ground_truth takes
+                        with stoke_heap_dump(NULL) shows leak_a = 10 MiB and
+                        keep_c = 30 MiB live exactly, churn_b 0 live and 200
+                        MiB allocated, objects exact too; the exit snapshot
+                        keeps leak_a and drops keep_c (freed); the output is
+                        the bare run's
+  ground_truth_sampled  --heap-interval 16K with a fixed seed: leak_a, keep_c
+                        and churn_b's allocated bytes within 10%, churn_b 0
+                        live
+  diff_exact            growth's two snapshots around +8 MiB on grow_g:
+                        `stoke diff --folded` shows exactly +8 MiB on
+                        grow_g's stack and 0 elsewhere (base_x unchanged,
+                        churn_y gone)
+  diff_sampled          the same at 16K, seeded: +8 MiB within 10% on grow_g,
+                        ~0 (under 2% of the growth) elsewhere
+  api                   stoke_heap_dump: NULL with ENOSYS without the agent,
+                        ENOTSUP with the agent but no heap tracking (preloaded
+                        alone, or stoke record without --heap); with --heap
+                        the path written, named <comm>.<pid>.heap.<seq>.<UTC
+                        time>.stoke in the output directory, mode 0600, logged
+                        by the agent, holding the program's 1 MiB; a path
+                        given is written as given
+  early_stacks          the allocations a program makes as soon as main
+                        starts (api_dump's hold_api) get their whole stack,
+                        in every one of 60 runs: none is cut to
+                        "[incomplete stack]" while the agent starts up
+
+usage: test_snapshots.py CASE
+"""
+import datetime
+import os
+import re
+import stat
+
+from e2e_support import (AGENT, describe, expect, fresh_dir, main, program, record, run,
+                         text)
+from heap_support import (MIB, SNAPSHOT_NAME, Diff, exit_snapshot, expect_exact, expect_near,
+                          expect_same_as_bare, heap_env, measure, measures, record_heap,
+                          snapshots)
+
+A_BYTES, C_BYTES, B_BYTES = 10 * MIB, 30 * MIB, 200 * MIB
+SAMPLED_TOLERANCE = 0.10
+
+
+def dump_path(result, label="dump"):
+    """The path a program printed as "<label>: <path>" on stderr."""
+    match = re.search(rf"^{label}: (/\S+)$", text(result.stderr), re.M)
+    expect(match, f"the program printed no '{label}: <path>'", describe(result))
+    expect(os.path.isfile(match[1]), f"{match[1]} was printed but is not there",
+           describe(result))
+    return match[1]
+
+
+def run_ground_truth(case, options):
+    out = fresh_dir(case)
+    result = record_heap(out, [program("ground_truth")], options)
+    expect_same_as_bare(run([program("ground_truth")]), result, "ground_truth")
+    return out, dump_path(result)
+
+
+def ground_truth_exact():
+    out, snapshot = run_ground_truth("ground_truth_exact", ["--heap-interval", "1"])
+    m = measures(snapshot)
+    expect_exact(m["live-bytes"], "leak_a", A_BYTES, "leak_a live bytes")
+    expect_exact(m["live-bytes"], "keep_c", C_BYTES, "keep_c live bytes")
+    expect_exact(m["live-bytes"], "churn_b", 0, "churn_b live bytes")
+    expect_exact(m["live-objects"], "leak_a", 10240, "leak_a live objects")
+    expect_exact(m["live-objects"], "keep_c", 480, "keep_c live objects")
+    expect_exact(m["alloc-bytes"], "churn_b", B_BYTES, "churn_b allocated bytes")
+    expect_exact(m["alloc-objects"], "churn_b", 51200, "churn_b allocated objects")
+    expect_exact(m["alloc-bytes"], "leak_a", A_BYTES, "leak_a allocated bytes")
+    last = exit_snapshot(out)
+    expect(last != snapshot, "no exit snapshot after the API's")
+    at_exit = measure(last)
+    expect_exact(at_exit, "leak_a", A_BYTES, "leak_a live bytes at exit")
+    expect_exact(at_exit, "keep_c", 0, "keep_c live bytes at exit (freed)")
+
+
+def ground_truth_sampled():
+    _, snapshot = run_ground_truth("ground_truth_sampled", ["--heap-interval", "16K"])
+    live, allocated = measure(snapshot), measure(snapshot, "alloc-bytes")
+    expect_near(live.with_frame("leak_a"), A_BYTES, SAMPLED_TOLERANCE, "leak_a live bytes",
+                live.top())
+    expect_near(live.with_frame("keep_c"), C_BYTES, SAMPLED_TOLERANCE, "keep_c live bytes",
+                live.top())
+    expect_near(allocated.with_frame("churn_b"), B_BYTES, SAMPLED_TOLERANCE,
+                "churn_b allocated bytes", allocated.top())
+    expect_exact(live, "churn_b", 0, "churn_b live bytes")
+
+
+def growth_diff(case, options):
+    out = fresh_dir(case)
+    result = record_heap(out, [program("growth")], options)
+    expect_same_as_bare(run([program("growth")]), result, "growth")
+    return Diff(dump_path(result, "dump 1"), dump_path(result, "dump 2"))
+
+
+def diff_exact():
+    diff = growth_diff("diff_exact", ["--heap-interval", "1"])
+    grown = diff.change(lambda f: f == "grow_g")
+    expect(grown == 8 * MIB, f"grow_g grew by {grown} bytes, expected {8 * MIB}",
+           diff.changes())
+    elsewhere = diff.change(lambda f: f == "grow_g", outside=True)
+    expect(elsewhere == 0, f"{elsewhere} bytes changed outside grow_g, expected 0",
+           diff.changes())
+    base = [ab for s, ab in diff.stacks.items() if "base_x" in s]
+    expect(base and all(a == b == 4 * MIB for a, b in base),
+           "base_x is not 4 MiB in both snapshots", diff.changes())
+
+
+def diff_sampled():
+    diff = growth_diff("diff_sampled", ["--heap-interval", "16K"])
+    expect_near(diff.change(lambda f: f == "grow_g"), 8 * MIB, SAMPLED_TOLERANCE,
+                "grow_g's growth", diff.changes())
+    elsewhere = diff.change(lambda f: f == "grow_g", outside=True)
+    expect(abs(elsewhere) <= 0.02 * 8 * MIB,
+           f"{elsewhere} bytes changed outside grow_g, expected ~0", diff.changes())
+
+
+def expect_dump_line(result, expected, what):
+    expect(result.returncode == 0 and text(result.stdout) == expected + "\n",
+           f"{what}: expected '{expected}'", describe(result))
+
+
+def expect_named_now(path, out, pid):
+    match = SNAPSHOT_NAME.match(os.path.basename(path))
+    expect(os.path.dirname(path) == out and match and match["comm"] == "api_dump"
+           and int(match["pid"]) == pid and match["seq"] == "1",
+           f"{path} is not {out}/api_dump.{pid}.heap.1.<time>.stoke")
+    written = datetime.datetime.strptime(match["time"], "%Y%m%d-%H%M%S")
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    expect(abs((now - written).total_seconds()) < 300,
+           f"the time in {path} is not now in UTC ({now:%Y%m%d-%H%M%S})")
+    expect(stat.S_IMODE(os.stat(path).st_mode) == 0o600, f"{path} is not mode 0600")
+
+
+def api():
+    out = fresh_dir("api")
+    argv = [program("api_dump"), "-"]
+    expect_dump_line(run(argv), "dump -: NULL errno=ENOSYS", "without the agent")
+    preloaded = dict(os.environ, LD_PRELOAD=AGENT)
+    expect_dump_line(run(argv, env=preloaded), "dump -: NULL errno=ENOTSUP",
+                     "preloaded with no output directory")
+    expect_dump_line(record(f"{out}/cpu", argv, ["--collect-only"]),
+                     "dump -: NULL errno=ENOTSUP", "stoke record without --heap")
+
+    given = f"{out}/given.stoke"
+    heap_out = f"{out}/heap"
+    result = record_heap(heap_out, argv + [given])
+    lines = text(result.stdout).splitlines()
+    expect(result.returncode == 0 and len(lines) == 2 and lines[0].startswith("dump -: /")
+           and lines[1] == f"dump {given}: {given}",
+           "with --heap: expected 'dump -: <path>' then the path given", describe(result))
+    path = lines[0][len("dump -: "):]
+    pid = int(SNAPSHOT_NAME.match(os.path.basename(path))["pid"])
+    expect_named_now(path, os.path.abspath(heap_out), pid)
+    for written in (path, given):
+        expect(f"stoke: heap snapshot written to {written}\n" in text(result.stderr),
+               f"the agent did not log {written}", describe(result))
+        live = measure(written)
+        expect_exact(live, "hold_api", MIB, f"hold_api's live bytes in {written}")
+    sequence = [s for s, _ in snapshots(heap_out, pid)]
+    expect(len(sequence) == 2 and sequence[0] == 1,
+           "expected the API's snapshot (1) and the exit one in the output directory",
+           " ".join(os.listdir(heap_out)))
+
+
+EARLY_RUNS = 60
+
+
+def early_stacks():
+    work = fresh_dir("early_stacks")
+    cut = []
+    for number in range(EARLY_RUNS):
+        out = f"{work}/run{number}"
+        result = run([program("api_dump"), "-"], env=heap_env(out, 1))
+        expect(result.returncode == 0, "api_dump failed under the agent", describe(result))
+        allocated = measure(exit_snapshot(out), "alloc-objects")
+        complete = sum(n for s, n in allocated.stacks.items()
+                       if s[1:5] == ("_start", "__libc_start_main", "__libc_start_call_main",
+                                     "main") and s[5:] == ("hold_api",))
+        if complete != 16:
+            cut.append(f"run {number}: {complete} of hold_api's 16 blocks with their whole "
+                       f"stack:\n{allocated.top()}")
+    expect(not cut, f"{len(cut)} of {EARLY_RUNS} runs lost stacks of early allocations",
+           "\n".join(cut))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main({"ground_truth_exact": ground_truth_exact,
+                           "ground_truth_sampled": ground_truth_sampled,
+                           "diff_exact": diff_exact, "diff_sampled": diff_sampled,
+                           "api": api, "early_stacks": early_stacks}))
