@@ -5,6 +5,7 @@
 #include "heap_snapshot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,18 +155,28 @@ static int write_contents(struct trace_file *f, const struct process_description
     return ret ? ret : spill(f, 0);
 }
 
+static int publish(const char *temporary, const char *target, int replace)
+{
+    if (replace)
+        return rename(temporary, target);
+    if (!renameat2(AT_FDCWD, temporary, AT_FDCWD, target, RENAME_NOREPLACE))
+        return 0;
+    return errno == EINVAL ? link(temporary, target) : -1; /* a file system without it */
+}
+
 int heap_snapshot_write(const struct process_description *d, const char *dir,
                         const char *path, int trigger, char *written, size_t cap)
 {
-    char target[4096], temporary[4096 + 8];
+    char target[4096], temporary[4096 + 32];
     uint32_t seq = trigger == STOKE_HEAP_PEAK ? 0 : ++sequence;
     if (path)
         snprintf(target, sizeof target, "%s", path);
     else
         name_file(d, dir, trigger, seq, target, sizeof target);
-    /* written under a temporary name and renamed: a snapshot appears whole */
-    snprintf(temporary, sizeof temporary, "%s.tmp", target);
-    unlink(temporary);
+    /* written under a temporary name, then linked to its name (which must
+     * not exist) or, for the peak, renamed over the previous one: a
+     * snapshot appears whole, and never replaces a file it did not write */
+    snprintf(temporary, sizeof temporary, "%s.%d.tmp", target, (int)getpid());
     const char *create = temporary;
     struct trace_file f;
     if (trace_file_create(&f, create))
@@ -173,10 +184,10 @@ int heap_snapshot_write(const struct process_description *d, const char *dir,
     int ret = write_contents(&f, d, trigger, seq);
     int err = errno;
     trace_file_close(&f);
-    if (!ret && rename(create, target))
+    if (!ret && publish(create, target, trigger == STOKE_HEAP_PEAK))
         ret = -1, err = errno;
+    unlink(create);
     if (ret) {
-        unlink(create);
         errno = err ? err : EIO;
         return -1;
     }

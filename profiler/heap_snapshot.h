@@ -15,7 +15,8 @@
 /* Writes a snapshot to path, or when path is NULL to
  * <dir>/<comm>.<pid>.heap.<seq>.<YYYYmmdd-HHMMSS>.stoke (UTC), or for the
  * peak trigger to <dir>/<comm>.<pid>.heap.peak.stoke (replaced each time).
- * The file is written as <path>.tmp and renamed when complete.
+ * The file is written under a temporary name and appears whole when
+ * complete; an existing file at path is never replaced (EEXIST).
  * Returns 0 and the path in written, or -1 with errno set. */
 int heap_snapshot_write(const struct process_description *d, const char *dir,
                         const char *path, int trigger, char *written, size_t cap);
