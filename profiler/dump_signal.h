@@ -21,6 +21,11 @@ int dump_signal_setup(int signo);
 /* The writer thread calls this to receive the signal. */
 void dump_signal_receive_on_this_thread(void);
 
+/* The writer, each cycle: once the program took the signal over, the
+ * writer stops receiving it, so the program's handler runs on its own
+ * threads. */
+void dump_signal_writer_check(void);
+
 /* Number of snapshot requests received since the last call. */
 int dump_signal_take_requests(void);
 

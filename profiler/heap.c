@@ -130,14 +130,12 @@ static uint32_t capture_stack(uint64_t *frames, uint32_t *flags)
     uint64_t raw[ALLOC_STACK_FRAMES + 8];
     uint32_t n = unwind_stack(&from, raw, ALLOC_STACK_FRAMES + 8, flags);
     modules_leave();
-    uint32_t skip = 0;
-    while (skip < n && raw[skip] >= agent_lo && raw[skip] < agent_hi)
-        skip++;
-    uint32_t kept = n - skip > ALLOC_STACK_FRAMES ? ALLOC_STACK_FRAMES : n - skip;
-    if (n - skip > kept)
+    uint32_t kept = 0; /* the agent's own frames (its hooks) are not the program's */
+    for (uint32_t i = 0; i < n && kept < ALLOC_STACK_FRAMES; i++)
+        if (raw[i] < agent_lo || raw[i] >= agent_hi)
+            frames[kept++] = raw[i];
+    if (kept == ALLOC_STACK_FRAMES && n > ALLOC_STACK_FRAMES)
         *flags |= STOKE_STACK_TRUNCATED;
-    for (uint32_t i = 0; i < kept; i++)
-        frames[i] = raw[skip + i];
     return kept;
 }
 

@@ -15,6 +15,12 @@
  *   signal
  *   posix_spawn(p), new programs start with the program's own mask
  *   system, popen
+ *   sigsetmask,     the same for the old BSD and System V mask calls
+ *   sigblock,
+ *   sighold, sigrelse
+ *   pselect, ppoll, the agent's signals keep their roles in temporary masks
+ *   epoll_pwait(2),
+ *   sigsuspend
  *
  * dlopen is deliberately not wrapped: the loader uses its caller's address
  * to find RUNPATH and the namespace, so a wrapper would change what loads.
@@ -24,8 +30,11 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -86,7 +95,7 @@ static void *start_sampled_thread(void *p)
     return start.fn(start.arg);
 }
 
-AGENT_EXPORT int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
+int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
     return REAL(pthread_create)(thread, NULL, fn, arg);
 }
@@ -165,7 +174,7 @@ AGENT_EXPORT int dlclose(void *handle)
         return ret_;                            \
     } while (0)
 
-AGENT_EXPORT /* The environment an exec passes on: envp, with stoke's variables added if
+/* The environment an exec passes on: envp, with stoke's variables added if
  * the program dropped them. Declares a stack array, so no allocation. */
 #define EXEC_ENV(envp, name)                                               \
     char *name##_room[exec_env_count(envp) + EXEC_ENV_EXTRA + 1];          \
@@ -295,6 +304,98 @@ AGENT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
     if (!err && old)
         signal_view_present(old);
     return err;
+}
+
+/* The old BSD and System V mask calls: glibc implements them without going
+ * through sigprocmask, so they are expressed here as sigprocmask calls
+ * (shells such as dash use sigsetmask). Signal n is bit n-1 of a BSD mask. */
+static int bsd_mask_call(int how, int mask)
+{
+    sigset_t set, old;
+    sigemptyset(&set);
+    for (int signo = 1; signo < 32; signo++)
+        if (mask & (1 << (signo - 1)))
+            sigaddset(&set, signo);
+    if (sigprocmask(how, &set, &old))
+        return -1;
+    int result = 0;
+    for (int signo = 1; signo < 32; signo++)
+        if (sigismember(&old, signo))
+            result |= 1 << (signo - 1);
+    return result;
+}
+
+AGENT_EXPORT int sigsetmask(int mask)
+{
+    return bsd_mask_call(SIG_SETMASK, mask);
+}
+
+AGENT_EXPORT int sigblock(int mask)
+{
+    return bsd_mask_call(SIG_BLOCK, mask);
+}
+
+static int one_signal_call(int how, int signo)
+{
+    sigset_t set;
+    if (sigemptyset(&set) || sigaddset(&set, signo))
+        return -1;
+    return sigprocmask(how, &set, NULL);
+}
+
+AGENT_EXPORT int sighold(int signo)
+{
+    return one_signal_call(SIG_BLOCK, signo);
+}
+
+AGENT_EXPORT int sigrelse(int signo)
+{
+    return one_signal_call(SIG_UNBLOCK, signo);
+}
+
+/* Calls that wait with a temporary mask of the program's: the agent's two
+ * signals keep their roles there too (the dump signal never interrupts the
+ * wait, the sampling signal is never held back). */
+static const sigset_t *wait_mask(const sigset_t *mask, sigset_t *actual)
+{
+    if (!mask)
+        return NULL;
+    signal_view_filter_temporary(mask, actual);
+    return actual;
+}
+
+AGENT_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *timeout,
+                         const sigset_t *mask)
+{
+    sigset_t actual;
+    return REAL(pselect)(n, r, w, e, timeout, wait_mask(mask, &actual));
+}
+
+AGENT_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
+                       const sigset_t *mask)
+{
+    sigset_t actual;
+    return REAL(ppoll)(fds, n, timeout, wait_mask(mask, &actual));
+}
+
+AGENT_EXPORT int epoll_pwait(int fd, struct epoll_event *events, int max, int timeout,
+                             const sigset_t *mask)
+{
+    sigset_t actual;
+    return REAL(epoll_pwait)(fd, events, max, timeout, wait_mask(mask, &actual));
+}
+
+AGENT_EXPORT int epoll_pwait2(int fd, struct epoll_event *events, int max,
+                              const struct timespec *timeout, const sigset_t *mask)
+{
+    sigset_t actual;
+    return REAL(epoll_pwait2)(fd, events, max, timeout, wait_mask(mask, &actual));
+}
+
+AGENT_EXPORT int sigsuspend(const sigset_t *mask)
+{
+    sigset_t actual;
+    return REAL(sigsuspend)(wait_mask(mask, &actual));
 }
 
 /* --- signal handlers ------------------------------------------------------ */

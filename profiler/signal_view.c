@@ -91,6 +91,19 @@ void signal_view_filter(int how, const sigset_t *set, sigset_t *actual)
     }
 }
 
+void signal_view_filter_temporary(const sigset_t *mask, sigset_t *actual)
+{
+    *actual = *mask;
+    for (int role = 0; role < ROLES; role++) {
+        if (!owned[role] || !forced[role])
+            continue;
+        if (role == BLOCKED_ROLE)
+            sigaddset(actual, owned[role]);
+        else
+            sigdelset(actual, owned[role]);
+    }
+}
+
 void signal_view_present(sigset_t *old)
 {
     for (int role = 0; role < ROLES; role++) {

@@ -33,6 +33,10 @@ int signal_real_mask(int how, const sigset_t *set, sigset_t *old);
 void signal_view_filter(int how, const sigset_t *set, sigset_t *actual);
 void signal_view_present(sigset_t *old);
 
+/* The same for a mask set only while a call waits (pselect, ppoll,
+ * sigsuspend...): the views are not changed. */
+void signal_view_filter_temporary(const sigset_t *mask, sigset_t *actual);
+
 /* Around calls that start a new program from this thread. */
 void signal_view_before_new_program(void);
 void signal_view_after_new_program(void);

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "process_records.h"
 #include "procfs.h"
+#include "signal_view.h"
 #include "modules.h"
 #include "records.h"
 #include "stack_intern.h"
@@ -241,6 +242,7 @@ static void serve_heap(void)
     char written[4096];
     if (!heap_tracking())
         return;
+    dump_signal_writer_check();
     for (int n = dump_signal_take_requests(); n > 0; n--)
         snapshot(NULL, STOKE_HEAP_SIGNAL, written, sizeof written);
     if (api_request && api_request->pending) {
@@ -387,9 +389,9 @@ int writer_start(const struct writer_process *p)
     init_conditions();
     sigset_t all, old;
     sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
+    signal_real_mask(SIG_SETMASK, &all, &old); /* not the program's: no view changes */
     int err = agent_create_unsampled_thread(&writer_thread, writer_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    signal_real_mask(SIG_SETMASK, &old, NULL);
     if (err) {
         trace_file_close(&file);
         return -1;
