@@ -12,6 +12,7 @@
 #include "heap.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -113,30 +114,76 @@ static int first_crossing(size_t size)
     return heap_bytes_until_sample > 0;
 }
 
-static uint32_t capture_stack(uint64_t *frames, uint32_t *flags)
+/* The cached entry for a walk starting at sp, if every return address it
+ * holds is still where it was read: the walk would give the same frames. */
+static int still_valid(const struct thread_state *t, const struct stack_cache_entry *e)
 {
-    struct thread_state *t = current_thread;
-    if (!t)
-        return 0;
-    ucontext_t context;
-    if (!unwind_getcontext || unwind_getcontext(&context))
-        return 0;
+    for (uint32_t i = 1; i < e->nframes; i++) {
+        uint64_t slot = e->slots[i], value;
+        if (slot < t->stack_lo || slot + sizeof value > t->stack_hi)
+            return 0;
+        memcpy(&value, (const void *)slot, sizeof value);
+        if (value != e->frames[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* Several call paths may start the walk at the same sp (sibling callers of
+ * equal frame sizes), so every entry is a candidate. */
+static struct stack_cache_entry *cached_walk(struct thread_state *t, uint64_t sp)
+{
+    for (int i = 0; i < STACK_CACHE_ENTRIES; i++) {
+        struct stack_cache_entry *e = &t->alloc_stacks.entries[i];
+        if (e->start_sp == sp && e->stack && still_valid(t, e))
+            return e;
+    }
+    return NULL;
+}
+
+/* Unwinds from the caller's context into the cache entry for its sp. */
+static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
+                                                 const ucontext_t *context)
+{
     struct unwind_start from;
-    unwind_start_from_ucontext(&from, &context);
+    unwind_start_from_ucontext(&from, context);
     from.stack_lo = t->stack_lo;
     from.stack_hi = t->stack_hi;
+    uint64_t sp = from.regs[7]; /* DWARF rsp */
+    struct stack_cache *cache = &t->alloc_stacks;
+    struct stack_cache_entry *e = &cache->entries[cache->next++ % STACK_CACHE_ENTRIES];
+    e->start_sp = 0;
     if (modules_enter())
-        return 0;
-    uint64_t raw[ALLOC_STACK_FRAMES + 8];
-    uint32_t n = unwind_stack(&from, raw, ALLOC_STACK_FRAMES + 8, flags);
+        return NULL;
+    uint32_t flags;
+    e->nframes = unwind_stack_slots(&from, e->frames, e->slots, STACK_CACHE_FRAMES, &flags);
     modules_leave();
+    uint64_t program[ALLOC_STACK_FRAMES];
     uint32_t kept = 0; /* the agent's own frames (its hooks) are not the program's */
-    for (uint32_t i = 0; i < n && kept < ALLOC_STACK_FRAMES; i++)
-        if (raw[i] < agent_lo || raw[i] >= agent_hi)
-            frames[kept++] = raw[i];
-    if (kept == ALLOC_STACK_FRAMES && n > ALLOC_STACK_FRAMES)
-        *flags |= STOKE_STACK_TRUNCATED;
-    return kept;
+    for (uint32_t i = 0; i < e->nframes && kept < ALLOC_STACK_FRAMES; i++)
+        if (e->frames[i] < agent_lo || e->frames[i] >= agent_hi)
+            program[kept++] = e->frames[i];
+    if (kept == ALLOC_STACK_FRAMES && e->nframes > ALLOC_STACK_FRAMES)
+        flags |= STOKE_STACK_TRUNCATED;
+    e->stack = heap_stacks_intern(program, kept, flags | STOKE_STACK_CALLERS);
+    e->start_sp = e->stack && !(flags & STOKE_STACK_PARTIAL) ? sp : 0;
+    return e;
+}
+
+/* The interned allocation stack of the caller, from the cache when the
+ * same place allocated before. NULL when out of memory or unregistered. */
+static struct heap_stack *allocation_stack(void)
+{
+    struct thread_state *t = current_thread;
+    ucontext_t context;
+    if (!t || !unwind_getcontext || unwind_getcontext(&context)) {
+        uint64_t none[1] = {0};
+        return heap_stacks_intern(none, 0, STOKE_STACK_CALLERS | STOKE_STACK_PARTIAL);
+    }
+    struct stack_cache_entry *e = cached_walk(t, (uint64_t)context.uc_mcontext.gregs[REG_RSP]);
+    if (!e)
+        e = walk_into_cache(t, &context);
+    return e ? e->stack : NULL;
 }
 
 static void weigh(struct live_allocation *a)
@@ -170,12 +217,9 @@ static void count(struct heap_stack *s, const struct live_allocation *a, int sig
 
 static void record(void *p, size_t size)
 {
-    uint64_t frames[ALLOC_STACK_FRAMES];
-    uint32_t flags = 0;
-    uint32_t n = capture_stack(frames, &flags);
     struct live_allocation a = {.address = (uintptr_t)p, .size = size};
     weigh(&a);
-    a.stack = heap_stacks_intern(frames, n, flags | STOKE_STACK_CALLERS);
+    a.stack = allocation_stack();
     if (!a.stack || heap_live_insert(&a)) {
         atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
         return;

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "ring.h"
+#include "stack_cache.h"
 #include "stoke_format.h"
 
 #define MAX_THREADS 4096
@@ -45,6 +46,7 @@ struct thread_state {
     uint64_t blocked_sp, blocked_pc;
     uint32_t blocked_n, blocked_flags;
     uint64_t blocked_frames[STOKE_MAX_FRAMES];
+    struct stack_cache alloc_stacks;  /* heap.c: recent allocation stacks */
     struct ring ring;
 };
 

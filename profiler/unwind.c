@@ -167,10 +167,12 @@ int unwind_init(void)
     return 0;
 }
 
-static uint32_t walk(const struct unwind_start *s, uint64_t *frames, uint32_t max,
-                     uint32_t *flags)
+static uint32_t walk(const struct unwind_start *s, uint64_t *frames, uint64_t *slots,
+                     uint32_t max, uint32_t *flags)
 {
     uint32_t n = 0;
+    if (slots)
+        slots[n] = 0;
     frames[n++] = s->regs[UNW_X86_64_RIP];
     unw_cursor_t cursor;
     if (lib.init_remote(&cursor, address_space, (void *)s) < 0) {
@@ -188,21 +190,29 @@ static uint32_t walk(const struct unwind_start *s, uint64_t *frames, uint32_t ma
             *flags |= STOKE_STACK_TRUNCATED;
             return n;
         }
-        unw_word_t ip;
+        unw_word_t ip, sp;
         if (lib.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0)
             return n;
+        if (slots) /* the call pushed the return address just below the caller's sp */
+            slots[n] = lib.get_reg(&cursor, UNW_REG_SP, &sp) < 0 ? 0 : sp - sizeof(uint64_t);
         frames[n++] = ip;
     }
 }
 
-uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
-                      uint32_t *flags)
+uint32_t unwind_stack_slots(const struct unwind_start *s, uint64_t *frames, uint64_t *slots,
+                            uint32_t max, uint32_t *flags)
 {
     *flags = 0;
     if (unwinding)
         return 0;
     unwinding = 1;
-    uint32_t n = walk(s, frames, max, flags);
+    uint32_t n = walk(s, frames, slots, max, flags);
     unwinding = 0;
     return n;
+}
+
+uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
+                      uint32_t *flags)
+{
+    return unwind_stack_slots(s, frames, NULL, max, flags);
 }

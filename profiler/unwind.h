@@ -42,6 +42,11 @@ void unwind_start_from_ucontext(struct unwind_start *s, const ucontext_t *uc);
 uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
                       uint32_t *flags);
 
+/* The same, also giving for each frame after the first the stack address
+ * its return address was read from (slots[0] is 0). */
+uint32_t unwind_stack_slots(const struct unwind_start *s, uint64_t *frames, uint64_t *slots,
+                            uint32_t max, uint32_t *flags);
+
 /* 1 while the calling thread is inside unwind_stack. libunwind then only
  * takes its own locks, and the sigprocmask calls around them may be skipped
  * (see interpose.c): a signal arriving meanwhile returns from the sampling

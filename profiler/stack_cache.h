@@ -1,0 +1,31 @@
+/*
+ * stack_cache.h - a thread's recent allocation stacks, so that an
+ * allocation made again from the same place does not unwind again.
+ *
+ * An entry is found by the stack pointer at which the agent started
+ * unwinding (any entry may hold any, they are few), and is valid only if every return address it holds is still
+ * in the stack slot it was read from: then the walk would give the same
+ * frames. Lives in the thread's state; used by heap.c only.
+ */
+#ifndef STOKE_AGENT_STACK_CACHE_H
+#define STOKE_AGENT_STACK_CACHE_H
+
+#include <stdint.h>
+
+#define STACK_CACHE_ENTRIES 16
+#define STACK_CACHE_FRAMES 72
+
+struct stack_cache_entry {
+    uint64_t start_sp;                   /* 0: empty */
+    uint32_t nframes;
+    uint64_t frames[STACK_CACHE_FRAMES]; /* as unwound, the agent's frames included */
+    uint64_t slots[STACK_CACHE_FRAMES];  /* where frames[i] was read (0 for frame 0) */
+    void *stack;                         /* the interned struct heap_stack */
+};
+
+struct stack_cache {
+    struct stack_cache_entry entries[STACK_CACHE_ENTRIES];
+    uint32_t next; /* the entry a new walk replaces (round robin) */
+};
+
+#endif
