@@ -37,8 +37,7 @@ _Atomic int heap_tracking_on;
 __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
 static uint64_t interval, seed;
 static uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
-static _Atomic int64_t live_bytes, live_objects_units;
-static _Atomic uint64_t alloc_bytes, alloc_objects_units, untracked;
+static _Atomic uint64_t untracked;
 
 void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
 {
@@ -175,14 +174,17 @@ static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
 static struct heap_stack *allocation_stack(void)
 {
     struct thread_state *t = current_thread;
+    uint64_t sp; /* the same sp getcontext records below: this function's own */
+    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+    struct stack_cache_entry *e = t ? cached_walk(t, sp) : NULL;
+    if (e)
+        return e->stack;
     ucontext_t context;
     if (!t || !unwind_getcontext || unwind_getcontext(&context)) {
         uint64_t none[1] = {0};
         return heap_stacks_intern(none, 0, STOKE_STACK_CALLERS | STOKE_STACK_PARTIAL);
     }
-    struct stack_cache_entry *e = cached_walk(t, (uint64_t)context.uc_mcontext.gregs[REG_RSP]);
-    if (!e)
-        e = walk_into_cache(t, &context);
+    e = walk_into_cache(t, &context);
     return e ? e->stack : NULL;
 }
 
@@ -204,15 +206,10 @@ static void count(struct heap_stack *s, const struct live_allocation *a, int sig
 {
     atomic_fetch_add_explicit(&s->live_bytes, sign * (int64_t)a->bytes, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->live_objects, sign * (int64_t)a->objects, memory_order_relaxed);
-    atomic_fetch_add_explicit(&live_bytes, sign * (int64_t)a->bytes, memory_order_relaxed);
-    atomic_fetch_add_explicit(&live_objects_units, sign * (int64_t)a->objects,
-                              memory_order_relaxed);
     if (sign < 0)
         return;
     atomic_fetch_add_explicit(&s->alloc_bytes, a->bytes, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->alloc_objects, a->objects, memory_order_relaxed);
-    atomic_fetch_add_explicit(&alloc_bytes, a->bytes, memory_order_relaxed);
-    atomic_fetch_add_explicit(&alloc_objects_units, a->objects, memory_order_relaxed);
 }
 
 static void record(void *p, size_t size)
@@ -272,12 +269,25 @@ void heap_put_back(const struct heap_taken *taken)
     self.busy--;
 }
 
+/* Totals are the sums over the stacks: the hooks update only the counters
+ * of their stack, one cache line, not global ones as well. */
 void heap_read_totals(struct heap_totals *t)
 {
-    t->live_bytes = atomic_load(&live_bytes);
-    t->live_objects = (atomic_load(&live_objects_units) + OBJECT_UNIT / 2) / OBJECT_UNIT;
-    t->alloc_bytes = atomic_load(&alloc_bytes);
-    t->alloc_objects = (atomic_load(&alloc_objects_units) + OBJECT_UNIT / 2) / OBJECT_UNIT;
+    int64_t live_bytes = 0, live_units = 0;
+    uint64_t alloc_bytes = 0, alloc_units = 0;
+    for (uint32_t id = 0, n = heap_stacks_count(); id < n; id++) {
+        struct heap_stack *s = heap_stacks_get(id);
+        if (!s)
+            continue;
+        live_bytes += atomic_load_explicit(&s->live_bytes, memory_order_relaxed);
+        live_units += atomic_load_explicit(&s->live_objects, memory_order_relaxed);
+        alloc_bytes += atomic_load_explicit(&s->alloc_bytes, memory_order_relaxed);
+        alloc_units += atomic_load_explicit(&s->alloc_objects, memory_order_relaxed);
+    }
+    t->live_bytes = live_bytes;
+    t->live_objects = (live_units + OBJECT_UNIT / 2) / OBJECT_UNIT;
+    t->alloc_bytes = alloc_bytes;
+    t->alloc_objects = (alloc_units + OBJECT_UNIT / 2) / OBJECT_UNIT;
     t->untracked = atomic_load(&untracked);
 }
 

@@ -253,9 +253,11 @@ static void serve_heap(void)
         r->done = 1;
         pthread_cond_broadcast(&dump_done);
     }
+    if (!heap_peak)
+        return;
     struct heap_totals totals;
     heap_read_totals(&totals);
-    if (heap_peak && totals.live_bytes > peak_written + peak_written / 16 &&
+    if (totals.live_bytes > peak_written + peak_written / 16 &&
         !snapshot(NULL, STOKE_HEAP_PEAK, written, sizeof written))
         peak_written = totals.live_bytes;
 }
