@@ -50,10 +50,11 @@ class Context:
         self._outputs += 1
         return os.path.join(self.scratch, "%04d-%s" % (self._outputs, label))
 
-    def program(self, name):
+    def program(self, name, flags=()):
         """bench/<name>.c compiled (optimised, with debug info, as users
-        build what they profile) into the scratch directory, once."""
-        return self._compiled(name, name, [])
+        build what they profile, and with the given extra flags) into the
+        scratch directory, once."""
+        return self._compiled(name, name, list(flags))
 
     def library(self, name):
         """bench/<name>.c compiled into a shared library to preload, once."""

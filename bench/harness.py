@@ -25,8 +25,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         prog="bench/run.sh",
-        description="Runs stoke side by side with perf and gperftools on the same workloads, "
-                    "interleaved, and prints medians and ratios as Markdown tables.",
+        description="Runs stoke side by side with perf, gperftools and heaptrack on the same "
+                    "workloads, interleaved, and prints medians and ratios as Markdown tables.",
         epilog="workloads: " + "; ".join("%s: %s" % (n, w.SUMMARY) for n, w in WORKLOADS.items()))
     parser.add_argument("workloads", nargs="*", metavar="workload",
                         help="workloads to run (default: all)")
@@ -56,6 +56,10 @@ def machine_description(ctx):
         lines.append("perf: " + first_line(["perf", "--version"]))
     if "gperftools" in ctx.tools:
         lines.append("gperftools: " + ctx.tools["gperftools"].library)
+    if "tcmalloc" in ctx.tools:
+        lines.append("tcmalloc: " + ctx.tools["tcmalloc"].library)
+    if "heaptrack" in ctx.tools:
+        lines.append("heaptrack: " + first_line(["heaptrack", "--version"]))
     return lines
 
 

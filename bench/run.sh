@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh - stoke's benchmark: runs stoke side by side with the profilers users
-# would pick instead (perf record, gperftools), on the same workloads in the
+# would pick instead (perf record, gperftools, heaptrack), on the same workloads in the
 # same run, interleaved, and prints medians and ratios as Markdown tables.
 # Installs nothing; says what is missing (bench/README.md lists the packages).
 #

@@ -25,6 +25,15 @@ def relative_iqr(values):
     return (q3 - q1) / statistics.median(values)
 
 
+def quartiles(values):
+    """(lower quartile, upper quartile) of values (the value itself twice
+    for a single one)."""
+    if len(values) < 2:
+        return values[0], values[0]
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    return q1, q3
+
+
 def spread(values, fmt):
     """'low-high' of values, written with fmt."""
     return "%s-%s" % (fmt(min(values)), fmt(max(values)))
