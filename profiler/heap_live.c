@@ -44,7 +44,7 @@ static void filter_add(uintptr_t address, int delta)
 
 static int rebuild(struct shard *s)
 {
-    size_t cap = !s->cap ? 4096 : s->used * 4 > s->cap ? s->cap * 2 : s->cap;
+    size_t cap = !s->cap ? 128 : s->used * 4 > s->cap ? s->cap * 2 : s->cap;
     struct live_allocation *slots = pages_alloc(cap * sizeof *slots);
     if (!slots)
         return -1;
