@@ -80,10 +80,12 @@ static int find_in_directory(const char *dir, struct recording *r, char *err, si
         return -1;
     }
     int found = 0;
+    size_t dir_len = strlen(dir);
+    const char *separator = dir_len && dir[dir_len - 1] == '/' ? "" : "/"; /* "out/" too */
     for (int i = 0; i < count; i++) {
         char path[PATH_MAX], why[PATH_MAX + 256];
         struct stoke_trace_info info;
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+        snprintf(path, sizeof path, "%s%s%s", dir, separator, names[i]->d_name);
         if (stoke_peek_trace(path, &info, why, sizeof why) == 0) {
             add_trace(r, path, &info);
             found++;
