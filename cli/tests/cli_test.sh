@@ -6,30 +6,11 @@
 #
 # usage: cli_test.sh STOKE CPU_BURN
 set -u
+. "$(dirname "$0")/../../tests/lib/checks.sh"
 stoke=$(realpath "$1") && cpu_burn=$(realpath "$2") || exit 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-
-passed=0
-failed=0
-check() { # NAME, then a command that succeeds when the check holds
-    name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAILED: $name" >&2
-    fi
-}
-status_is() { [ "$status" -eq "$1" ]; }
-err_has() { grep -q -- "$1" err; }
-
-run() { # runs stoke with the arguments; sets status, leaves out and err
-    "$stoke" "$@" >out 2>err
-    status=$?
-}
 
 # --- usage --------------------------------------------------------------
 run --version
@@ -139,5 +120,4 @@ run report junk.stoke
 check "unreadable trace exits 1" status_is 1
 check "unreadable trace is named" err_has "junk.stoke"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_summary

@@ -10,6 +10,7 @@
 #   record   the --heap options of stoke record: errors, and the variables
 #            the command gets (this section runs `env` under the agent)
 set -u
+. "$(dirname "$0")/../lib/checks.sh"
 section=$1
 stoke=$(realpath "$2") && make_trace=$(realpath "$3") && fake=$(realpath "$4") || exit 1
 work=$(mktemp -d)
@@ -17,30 +18,11 @@ fake_pid=
 trap '[ -n "$fake_pid" ] && kill "$fake_pid" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work"
 
-passed=0
-failed=0
-check() { # NAME, then a command that succeeds when the check holds
-    name=$1
-    shift
-    if "$@"; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "FAILED: $name" >&2
-    fi
-}
-status_is() { [ "$status" -eq "$1" ]; }
-err_has() { grep -q -- "$1" err; }
 out_is() { # the expected standard output, without its last newline
     printf '%s\n' "$1" >expected
     cmp -s expected out && return 0
     { echo "--- want:"; cat expected; echo "--- got:"; cat out; } >&2
     return 1
-}
-
-run() { # runs stoke with the arguments; sets status, leaves out and err
-    "$stoke" "$@" >out 2>err
-    status=$?
 }
 
 # The names of make_trace's heap snapshot code (0x100 bytes each).
@@ -320,5 +302,4 @@ heap) heap_section ;;
 record) record_section ;;
 *) echo "unknown section $section" >&2; exit 2 ;;
 esac
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_summary
