@@ -33,7 +33,7 @@ struct heap_thread {
 
 static __thread struct heap_thread self __attribute__((tls_model("initial-exec")));
 
-_Atomic int heap_tracking_on;
+static _Atomic int heap_tracking_on;
 __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
 static uint64_t interval, seed;
 static uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
@@ -49,6 +49,7 @@ void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
         agent_hi = m.hi;
     }
     atomic_store(&heap_tracking_on, 1);
+    heap_bytes_until_sample = 0; /* this thread: start now, not after a recheck */
 }
 
 void heap_stop(void)
@@ -226,10 +227,14 @@ static void record(void *p, size_t size)
 
 void heap_sampled_alloc(void *p, size_t size)
 {
+    if (!heap_tracking()) {
+        heap_bytes_until_sample = HEAP_RECHECK_BYTES;
+        return;
+    }
     if (first_crossing(size))
         return;
     heap_bytes_until_sample = next_gap();
-    if (self.busy || self.ignored)
+    if (!p || self.busy || self.ignored)
         return;
     self.busy++;
     record(p, size);
@@ -239,7 +244,7 @@ void heap_sampled_alloc(void *p, size_t size)
 void heap_take(void *p, struct heap_taken *taken)
 {
     taken->found = 0;
-    if (!p || !heap_tracking() || !heap_live_maybe((uintptr_t)p))
+    if (!p || !heap_live_maybe((uintptr_t)p) || !heap_tracking())
         return;
     if (self.busy || self.ignored)
         return;

@@ -32,29 +32,39 @@ int heap_tracking(void);
 uint64_t heap_interval(void);
 
 /* The hooks' fast paths, inlined into them: most allocations only count
- * down this thread's byte budget, most frees only read the filter. */
-extern _Atomic int heap_tracking_on;
+ * down this thread's byte budget, most frees only test one bit of the
+ * filter. Neither reads a global flag: with tracking off the filter is
+ * empty, and a budget that runs out only then finds tracking off and waits
+ * HEAP_RECHECK_BYTES before it asks again. */
 extern __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
 
+#define HEAP_RECHECK_BYTES (64ll << 20)
+
+/* Counts an allocation of size bytes down the budget; 1 when it must be
+ * passed to heap_sampled_alloc once made. */
+static inline int heap_alloc_is_sampled(size_t size)
+{
+    heap_bytes_until_sample -= (int64_t)size;
+    return __builtin_expect(heap_bytes_until_sample <= 0, 0);
+}
+
+/* An allocation heap_alloc_is_sampled picked (p NULL: it failed). */
 void heap_sampled_alloc(void *p, size_t size);
+
+/* Frees of addresses the filter flags, before the memory is released. */
 void heap_maybe_sampled_free(void *p);
 
-/* Called by the hooks after a successful allocation / before a free. */
+/* Both steps, for hooks off the hot path. */
 static inline void heap_on_alloc(void *p, size_t size)
 {
-    if (__builtin_expect(!p || !atomic_load_explicit(&heap_tracking_on, memory_order_relaxed), 1))
-        return;
-    heap_bytes_until_sample -= (int64_t)size;
-    if (__builtin_expect(heap_bytes_until_sample <= 0, 0))
+    if (heap_alloc_is_sampled(size))
         heap_sampled_alloc(p, size);
 }
 
 static inline void heap_on_free(void *p)
 {
-    if (__builtin_expect(!p || !atomic_load_explicit(&heap_tracking_on, memory_order_relaxed) ||
-                             !heap_live_maybe((uintptr_t)p), 1))
-        return;
-    heap_maybe_sampled_free(p);
+    if (__builtin_expect(heap_live_maybe((uintptr_t)p), 0))
+        heap_maybe_sampled_free(p);
 }
 
 /* realloc: the old block is taken out before the allocator may reuse its

@@ -24,11 +24,14 @@
 
 #define BOOTSTRAP_BYTES (256 * 1024)
 
+/* The allocator underneath. malloc, free, calloc and realloc start as the
+ * first_* functions below, which resolve the real ones on first use, so the
+ * hot hooks test nothing before they call on. */
 struct allocator {
-    void *(*malloc)(size_t);
-    void (*free)(void *);
-    void *(*calloc)(size_t, size_t);
-    void *(*realloc)(void *, size_t);
+    _Atomic(void *(*)(size_t)) malloc;
+    _Atomic(void (*)(void *)) free;
+    _Atomic(void *(*)(size_t, size_t)) calloc;
+    _Atomic(void *(*)(void *, size_t)) realloc;
     int (*posix_memalign)(void **, size_t, size_t);
     void *(*aligned_alloc)(size_t, size_t);
     void *(*memalign)(size_t, size_t);
@@ -37,14 +40,28 @@ struct allocator {
     size_t (*malloc_usable_size)(void *);
 };
 
-static struct allocator real;
+#define NEXT(fn) atomic_load_explicit(&real.fn, memory_order_acquire)
+
+static void *first_malloc(size_t size);
+static void first_free(void *p);
+static void *first_calloc(size_t n, size_t size);
+static void *first_realloc(void *p, size_t size);
+
+static struct allocator real = {
+    .malloc = first_malloc,
+    .free = first_free,
+    .calloc = first_calloc,
+    .realloc = first_realloc,
+};
 static _Atomic int resolving, resolved;
 
 static _Alignas(16) char bootstrap[BOOTSTRAP_BYTES];
 static _Atomic size_t bootstrap_used;
 
 /* Serves an allocation from the bootstrap arena; each block is preceded by
- * its size so realloc and malloc_usable_size work on it. */
+ * its size so realloc and malloc_usable_size work on it, and pinned in the
+ * free filter so that free sends it down its slow path, which keeps it
+ * from the allocator. */
 static void *bootstrap_alloc(size_t size)
 {
     size_t need = 16 + ((size + 15) & ~(size_t)15);
@@ -54,12 +71,13 @@ static void *bootstrap_alloc(size_t size)
         return NULL;
     }
     memcpy(bootstrap + at, &size, sizeof size);
+    heap_live_filter_pin((uintptr_t)(bootstrap + at + 16));
     return bootstrap + at + 16;
 }
 
 static int from_bootstrap(const void *p)
 {
-    return (const char *)p >= bootstrap && (const char *)p < bootstrap + BOOTSTRAP_BYTES;
+    return (uintptr_t)p - (uintptr_t)bootstrap < BOOTSTRAP_BYTES;
 }
 
 static size_t bootstrap_size(const void *p)
@@ -73,20 +91,23 @@ static void resolve(void)
 {
     if (atomic_exchange(&resolving, 1))
         return;
-    struct allocator found = {
-        .malloc = dlsym(RTLD_NEXT, "malloc"),
-        .free = dlsym(RTLD_NEXT, "free"),
-        .calloc = dlsym(RTLD_NEXT, "calloc"),
-        .realloc = dlsym(RTLD_NEXT, "realloc"),
-        .posix_memalign = dlsym(RTLD_NEXT, "posix_memalign"),
-        .aligned_alloc = dlsym(RTLD_NEXT, "aligned_alloc"),
-        .memalign = dlsym(RTLD_NEXT, "memalign"),
-        .valloc = dlsym(RTLD_NEXT, "valloc"),
-        .pvalloc = dlsym(RTLD_NEXT, "pvalloc"),
-        .malloc_usable_size = dlsym(RTLD_NEXT, "malloc_usable_size"),
-    };
-    real = found;
-    atomic_store_explicit(&resolved, found.free && found.malloc, memory_order_release);
+    void *(*next_malloc)(size_t) = dlsym(RTLD_NEXT, "malloc");
+    void (*next_free)(void *) = dlsym(RTLD_NEXT, "free");
+    void *(*next_calloc)(size_t, size_t) = dlsym(RTLD_NEXT, "calloc");
+    void *(*next_realloc)(void *, size_t) = dlsym(RTLD_NEXT, "realloc");
+    real.posix_memalign = dlsym(RTLD_NEXT, "posix_memalign");
+    real.aligned_alloc = dlsym(RTLD_NEXT, "aligned_alloc");
+    real.memalign = dlsym(RTLD_NEXT, "memalign");
+    real.valloc = dlsym(RTLD_NEXT, "valloc");
+    real.pvalloc = dlsym(RTLD_NEXT, "pvalloc");
+    real.malloc_usable_size = dlsym(RTLD_NEXT, "malloc_usable_size");
+    if (next_malloc && next_free && next_calloc && next_realloc) {
+        atomic_store(&real.malloc, next_malloc);
+        atomic_store(&real.free, next_free);
+        atomic_store(&real.calloc, next_calloc);
+        atomic_store(&real.realloc, next_realloc);
+        atomic_store_explicit(&resolved, 1, memory_order_release);
+    }
     atomic_store(&resolving, 0);
 }
 
@@ -99,43 +120,84 @@ static int ready(void)
     return atomic_load_explicit(&resolved, memory_order_acquire);
 }
 
+static void *first_malloc(size_t size)
+{
+    return ready() ? NEXT(malloc)(size) : bootstrap_alloc(size);
+}
+
+static void first_free(void *p)
+{
+    if (ready())
+        NEXT(free)(p);
+}
+
+static void *first_calloc(size_t n, size_t size)
+{
+    if (ready())
+        return NEXT(calloc)(n, size);
+    size_t total;
+    if (__builtin_mul_overflow(n, size, &total)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return bootstrap_alloc(total); /* static storage: already zero */
+}
+
+static void *first_realloc(void *p, size_t size)
+{
+    if (ready())
+        return NEXT(realloc)(p, size);
+    return p ? NULL : bootstrap_alloc(size);
+}
+
+/* The slow paths, kept out of line so the hooks stay a few instructions. */
+static __attribute__((noinline)) void *malloc_sampled(size_t size)
+{
+    void *p = NEXT(malloc)(size);
+    heap_sampled_alloc(p, size);
+    return p;
+}
+
+static __attribute__((noinline)) void free_maybe_sampled(void *p)
+{
+    if (from_bootstrap(p))
+        return;
+    heap_maybe_sampled_free(p);
+    NEXT(free)(p);
+}
+
 AGENT_EXPORT void *malloc(size_t size)
 {
-    if (!ready())
-        return bootstrap_alloc(size);
-    void *p = real.malloc(size);
-    heap_on_alloc(p, size);
-    return p;
+    if (heap_alloc_is_sampled(size))
+        return malloc_sampled(size);
+    return NEXT(malloc)(size);
 }
 
 AGENT_EXPORT void free(void *p)
 {
-    if (!p || from_bootstrap(p))
-        return;
-    heap_on_free(p);
-    if (ready())
-        real.free(p);
+    if (__builtin_expect(heap_live_maybe((uintptr_t)p), 0))
+        free_maybe_sampled(p);
+    else
+        NEXT(free)(p);
 }
 
 AGENT_EXPORT void *calloc(size_t n, size_t size)
 {
-    if (!ready()) {
-        size_t total;
-        if (__builtin_mul_overflow(n, size, &total)) {
-            errno = ENOMEM;
-            return NULL;
-        }
-        return bootstrap_alloc(total); /* static storage: already zero */
-    }
-    void *p = real.calloc(n, size);
-    if (p)
-        heap_on_alloc(p, n * size);
+    size_t total;
+    if (__builtin_mul_overflow(n, size, &total))
+        return NEXT(calloc)(n, size); /* fails as the allocator fails it */
+    if (!heap_alloc_is_sampled(total))
+        return NEXT(calloc)(n, size);
+    void *p = NEXT(calloc)(n, size);
+    heap_sampled_alloc(p, total);
     return p;
 }
 
-static void *realloc_from_bootstrap(void *p, size_t size)
+static void *realloc_from_bootstrap(void *p, size_t size, int sampled)
 {
-    void *q = malloc(size);
+    void *q = NEXT(malloc)(size);
+    if (sampled)
+        heap_sampled_alloc(q, size);
     if (q) {
         size_t old = bootstrap_size(p);
         memcpy(q, p, old < size ? old : size);
@@ -143,20 +205,28 @@ static void *realloc_from_bootstrap(void *p, size_t size)
     return q;
 }
 
-AGENT_EXPORT void *realloc(void *p, size_t size)
+/* The old block is taken out before the allocator may reuse its address,
+ * and put back as it was if the allocator fails. */
+static __attribute__((noinline)) void *realloc_tracked(void *p, size_t size, int sampled)
 {
-    if (p && from_bootstrap(p))
-        return realloc_from_bootstrap(p, size);
-    if (!ready())
-        return p ? NULL : bootstrap_alloc(size);
+    if (from_bootstrap(p))
+        return realloc_from_bootstrap(p, size, sampled);
     struct heap_taken old;
     heap_take(p, &old);
-    void *q = real.realloc(p, size);
-    if (q)
-        heap_on_alloc(q, size);
-    else if (p && size)
+    void *q = NEXT(realloc)(p, size);
+    if (sampled)
+        heap_sampled_alloc(q, size);
+    if (!q && p && size)
         heap_put_back(&old); /* failed: the old block lives on */
     return q;
+}
+
+AGENT_EXPORT void *realloc(void *p, size_t size)
+{
+    int sampled = heap_alloc_is_sampled(size);
+    if (__builtin_expect(sampled || heap_live_maybe((uintptr_t)p), 0))
+        return realloc_tracked(p, size, sampled);
+    return NEXT(realloc)(p, size);
 }
 
 AGENT_EXPORT void *reallocarray(void *p, size_t n, size_t size)

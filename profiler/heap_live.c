@@ -1,8 +1,8 @@
 /*
  * heap_live.c - the live sampled allocations (see heap_live.h).
  *
- * The filter has one counter per hash bucket of addresses: a free whose
- * bucket counts zero was never sampled and returns at once. Tables use
+ * The filter has one bit per slot of addresses: a free whose bit is clear
+ * was never sampled and returns at once. Tables use
  * open addressing with tombstones, rebuilt when they fill up.
  */
 #define _GNU_SOURCE
@@ -23,8 +23,13 @@ struct shard {
     size_t cap, used, tombstones;
 };
 
+/* A count per filter slot: a bit is set while its count is not zero. A
+ * count that reaches its maximum stays there (and its bit stays set). */
+#define COUNT_STUCK 0xffffu
+
 static struct shard shards[SHARDS] = {[0 ... SHARDS - 1] = {.lock = PTHREAD_MUTEX_INITIALIZER}};
-_Atomic uint16_t heap_live_filter[HEAP_LIVE_FILTER_SLOTS];
+_Atomic uint64_t heap_live_filter[HEAP_LIVE_FILTER_SLOTS / 64];
+static _Atomic uint16_t filter_counts[HEAP_LIVE_FILTER_SLOTS];
 
 static uint64_t hash_address(uintptr_t address)
 {
@@ -32,14 +37,34 @@ static uint64_t hash_address(uintptr_t address)
     return h ^ (h >> 29);
 }
 
+/* Counts of one slot change under different shards' locks, so a bit is
+ * set after its count leaves zero, and cleared after it returns to zero
+ * only to be set again if another insert came in between. */
 static void filter_add(uintptr_t address, int delta)
 {
-    _Atomic uint16_t *slot = heap_live_filter_slot(address);
-    uint16_t v = atomic_load_explicit(slot, memory_order_relaxed);
-    while (v != HEAP_LIVE_FILTER_STUCK &&
-           !atomic_compare_exchange_weak_explicit(slot, &v, (uint16_t)(v + delta),
-                                                  memory_order_relaxed, memory_order_relaxed))
-        ;
+    uint32_t slot = heap_live_filter_slot(address);
+    _Atomic uint16_t *count = &filter_counts[slot];
+    _Atomic uint64_t *word = &heap_live_filter[slot / 64];
+    uint64_t bit = 1ull << (slot % 64);
+    uint16_t v = atomic_load(count);
+    do
+        if (v == COUNT_STUCK)
+            return;
+    while (!atomic_compare_exchange_weak(count, &v, (uint16_t)(v + delta)));
+    if (delta > 0 && v == 0)
+        atomic_fetch_or(word, bit);
+    if (delta < 0 && v == 1) {
+        atomic_fetch_and(word, ~bit);
+        if (atomic_load(count))
+            atomic_fetch_or(word, bit);
+    }
+}
+
+void heap_live_filter_pin(uintptr_t address)
+{
+    uint32_t slot = heap_live_filter_slot(address);
+    atomic_store(&filter_counts[slot], COUNT_STUCK);
+    atomic_fetch_or(&heap_live_filter[slot / 64], 1ull << (slot % 64));
 }
 
 static int rebuild(struct shard *s)

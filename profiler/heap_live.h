@@ -2,8 +2,8 @@
  * heap_live.h - the sampled allocations that are still live, by address,
  * so that free can find what it releases.
  *
- * Most frees are of allocations that were not sampled; a counting filter
- * answers those without a lock. The rest are in 64 sharded hash tables.
+ * Most frees are of allocations that were not sampled; a filter answers
+ * those without a lock. The rest are in 64 sharded hash tables.
  * Called from malloc hooks: no malloc, only short per-shard locks.
  */
 #ifndef STOKE_AGENT_HEAP_LIVE_H
@@ -22,25 +22,30 @@ struct live_allocation {
     struct heap_stack *stack;
 };
 
-/* The counting filter: one counter per 16-byte slot of addresses, modulo
- * its size. Zero means no sampled allocation lives there, so free can skip
- * the tables. It is indexed by the address itself, not a hash, so frees of
- * neighbouring blocks touch the same cache lines: 32 KiB, mostly in L1. A
- * counter that reaches its maximum stays there (and stays "maybe"). */
+/* The filter: one bit per 16-byte slot of addresses, modulo its size, set
+ * while a sampled allocation lives in that slot. A clear bit means free can
+ * skip the tables. It is indexed by the address itself, not a hash, and is
+ * 2 KiB: the hot path of every free reads it, so it must stay in L1. (The
+ * counts behind the bits are heap_live.c's own.) */
 #define HEAP_LIVE_FILTER_SLOTS (1u << 14)
-#define HEAP_LIVE_FILTER_STUCK 0xffffu
-extern _Atomic uint16_t heap_live_filter[HEAP_LIVE_FILTER_SLOTS];
+extern _Atomic uint64_t heap_live_filter[HEAP_LIVE_FILTER_SLOTS / 64];
 
-static inline _Atomic uint16_t *heap_live_filter_slot(uintptr_t address)
+static inline uint32_t heap_live_filter_slot(uintptr_t address)
 {
-    return &heap_live_filter[(address >> 4) & (HEAP_LIVE_FILTER_SLOTS - 1)];
+    return (uint32_t)(address >> 4) & (HEAP_LIVE_FILTER_SLOTS - 1);
 }
 
 /* 0 when address is certainly not a live sampled allocation. */
 static inline int heap_live_maybe(uintptr_t address)
 {
-    return atomic_load_explicit(heap_live_filter_slot(address), memory_order_relaxed) != 0;
+    uint32_t slot = heap_live_filter_slot(address);
+    uint64_t word = atomic_load_explicit(&heap_live_filter[slot / 64], memory_order_relaxed);
+    return (int)((word >> (slot % 64)) & 1);
 }
+
+/* Sets the bit of address for good: frees of it always take the slow path
+ * (the bootstrap arena's blocks, which must never reach the allocator). */
+void heap_live_filter_pin(uintptr_t address);
 
 /* Records a live sampled allocation. Returns 0, or -1 when out of memory
  * (the allocation is then not tracked). */
