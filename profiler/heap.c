@@ -133,11 +133,10 @@ static int still_valid(const struct thread_state *t, const struct stack_cache_en
  * equal frame sizes), so every entry is a candidate. */
 static struct stack_cache_entry *cached_walk(struct thread_state *t, uint64_t sp)
 {
-    for (int i = 0; i < STACK_CACHE_ENTRIES; i++) {
-        struct stack_cache_entry *e = &t->alloc_stacks.entries[i];
-        if (e->start_sp == sp && e->stack && still_valid(t, e))
-            return e;
-    }
+    struct stack_cache *cache = &t->alloc_stacks;
+    for (int i = 0; i < STACK_CACHE_ENTRIES; i++)
+        if (cache->start_sps[i] == sp && still_valid(t, &cache->entries[i]))
+            return &cache->entries[i];
     return NULL;
 }
 
@@ -151,8 +150,9 @@ static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
     from.stack_hi = t->stack_hi;
     uint64_t sp = from.regs[7]; /* DWARF rsp */
     struct stack_cache *cache = &t->alloc_stacks;
-    struct stack_cache_entry *e = &cache->entries[cache->next++ % STACK_CACHE_ENTRIES];
-    e->start_sp = 0;
+    uint32_t slot = cache->next++ % STACK_CACHE_ENTRIES;
+    struct stack_cache_entry *e = &cache->entries[slot];
+    cache->start_sps[slot] = 0;
     if (modules_enter())
         return NULL;
     uint32_t flags;
@@ -166,7 +166,7 @@ static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
     if (kept == ALLOC_STACK_FRAMES && e->nframes > ALLOC_STACK_FRAMES)
         flags |= STOKE_STACK_TRUNCATED;
     e->stack = heap_stacks_intern(program, kept, flags | STOKE_STACK_CALLERS);
-    e->start_sp = e->stack && !(flags & STOKE_STACK_PARTIAL) ? sp : 0;
+    cache->start_sps[slot] = e->stack && !(flags & STOKE_STACK_PARTIAL) ? sp : 0;
     return e;
 }
 
@@ -189,40 +189,66 @@ static struct heap_stack *allocation_stack(void)
     return e ? e->stack : NULL;
 }
 
-static void weigh(struct live_allocation *a)
+struct weight {
+    uint64_t bytes, objects; /* objects in OBJECT_UNITs */
+};
+
+/* What a sampled allocation of size bytes stands for. */
+static struct weight weigh(uint64_t size)
 {
-    if (interval == 1) {
-        a->bytes = a->size;
-        a->objects = OBJECT_UNIT;
-        return;
-    }
-    double probability = -expm1(-(double)a->size / (double)interval);
+    if (interval == 1)
+        return (struct weight){size, OBJECT_UNIT};
+    double probability = -expm1(-(double)size / (double)interval);
     if (probability <= 0)
         probability = 1.0 / (double)interval;
-    a->bytes = (uint64_t)((double)a->size / probability + 0.5);
-    a->objects = (uint64_t)(OBJECT_UNIT / probability + 0.5);
+    return (struct weight){(uint64_t)((double)size / probability + 0.5),
+                           (uint64_t)(OBJECT_UNIT / probability + 0.5)};
 }
 
-static void count(struct heap_stack *s, const struct live_allocation *a, int sign)
+static void count_live(const struct live_allocation *a, int sign)
 {
-    atomic_fetch_add_explicit(&s->live_bytes, sign * (int64_t)a->bytes, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->live_objects, sign * (int64_t)a->objects, memory_order_relaxed);
-    if (sign < 0)
+    struct heap_stack *s = heap_stacks_get(a->stack_id);
+    if (!s)
         return;
-    atomic_fetch_add_explicit(&s->alloc_bytes, a->bytes, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->alloc_objects, a->objects, memory_order_relaxed);
+    struct weight w = weigh(a->size);
+    atomic_fetch_add_explicit(&s->live_bytes, sign * (int64_t)w.bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->live_objects, sign * (int64_t)w.objects, memory_order_relaxed);
+}
+
+static void count_untracked(void)
+{
+    atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
+}
+
+/* Into the live table and its stack's live counts; an entry it replaces
+ * (an address whose free was never seen) leaves the counts. */
+static int track(const struct live_allocation *a)
+{
+    struct live_allocation replaced;
+    int found = heap_live_insert(a, &replaced);
+    if (found < 0) {
+        count_untracked();
+        return -1;
+    }
+    if (found)
+        count_live(&replaced, -1);
+    count_live(a, 1);
+    return 0;
 }
 
 static void record(void *p, size_t size)
 {
-    struct live_allocation a = {.address = (uintptr_t)p, .size = size};
-    weigh(&a);
-    a.stack = allocation_stack();
-    if (!a.stack || heap_live_insert(&a)) {
-        atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
+    struct heap_stack *stack = allocation_stack();
+    if (!stack || size > HEAP_LIVE_MAX_SIZE || stack->id > HEAP_LIVE_MAX_STACK_ID) {
+        count_untracked();
         return;
     }
-    count(a.stack, &a, 1);
+    struct live_allocation a = {.address = (uintptr_t)p, .size = size, .stack_id = stack->id};
+    if (track(&a))
+        return;
+    struct weight w = weigh(size);
+    atomic_fetch_add_explicit(&stack->alloc_bytes, w.bytes, memory_order_relaxed);
+    atomic_fetch_add_explicit(&stack->alloc_objects, w.objects, memory_order_relaxed);
 }
 
 void heap_sampled_alloc(void *p, size_t size)
@@ -250,7 +276,7 @@ void heap_take(void *p, struct heap_taken *taken)
         return;
     self.busy++;
     if (!heap_live_remove((uintptr_t)p, &taken->allocation)) {
-        count(taken->allocation.stack, &taken->allocation, -1);
+        count_live(&taken->allocation, -1);
         taken->found = 1;
     }
     self.busy--;
@@ -267,10 +293,7 @@ void heap_put_back(const struct heap_taken *taken)
     if (!taken->found)
         return;
     self.busy++;
-    if (heap_live_insert(&taken->allocation))
-        atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
-    else
-        count(taken->allocation.stack, &taken->allocation, 1);
+    track(&taken->allocation);
     self.busy--;
 }
 

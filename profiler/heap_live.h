@@ -4,7 +4,7 @@
  *
  * Most frees are of allocations that were not sampled; a filter answers
  * those without a lock. The rest are in 64 sharded hash tables.
- * Called from malloc hooks: no malloc, only short per-shard locks.
+ * Called from malloc hooks: no malloc, only short per-shard spinlocks.
  */
 #ifndef STOKE_AGENT_HEAP_LIVE_H
 #define STOKE_AGENT_HEAP_LIVE_H
@@ -14,13 +14,16 @@
 
 #include "heap_stacks.h"
 
+/* 16 bytes, so the tables of exact mode stay small enough for the caches:
+ * what an allocation stands for (its weight) follows from its size. */
 struct live_allocation {
     uintptr_t address;
-    uint64_t size;
-    uint64_t bytes;            /* estimated bytes it stands for */
-    uint64_t objects;          /* estimated objects it stands for */
-    struct heap_stack *stack;
+    uint64_t size : 40;
+    uint64_t stack_id : 24;
 };
+
+#define HEAP_LIVE_MAX_SIZE ((1ull << 40) - 1)
+#define HEAP_LIVE_MAX_STACK_ID ((1u << 24) - 1)
 
 /* The filter: one bit per 16-byte slot of addresses, modulo its size, set
  * while a sampled allocation lives in that slot. A clear bit means free can
@@ -47,9 +50,11 @@ static inline int heap_live_maybe(uintptr_t address)
  * (the bootstrap arena's blocks, which must never reach the allocator). */
 void heap_live_filter_pin(uintptr_t address);
 
-/* Records a live sampled allocation. Returns 0, or -1 when out of memory
- * (the allocation is then not tracked). */
-int heap_live_insert(const struct live_allocation *a);
+/* Records a live sampled allocation. Returns 0; 1 when an allocation at
+ * the same address was still recorded (its free was never seen: it is
+ * replaced, and copied to *replaced); -1 when out of memory (the
+ * allocation is then not tracked). */
+int heap_live_insert(const struct live_allocation *a, struct live_allocation *replaced);
 
 /* Removes the allocation at address into *out. Returns 0, or -1 when the
  * address was not sampled. */

@@ -3,9 +3,10 @@
  * allocation made again from the same place does not unwind again.
  *
  * An entry is found by the stack pointer at which the agent started
- * unwinding (any entry may hold any, they are few), and is valid only if every return address it holds is still
- * in the stack slot it was read from: then the walk would give the same
- * frames. Lives in the thread's state; used by heap.c only.
+ * unwinding (any entry may hold any; their stack pointers sit together in
+ * two cache lines), and is valid only if every return address it holds is
+ * still in the stack slot it was read from: then the walk would give the
+ * same frames. Lives in the thread's state; used by heap.c only.
  */
 #ifndef STOKE_AGENT_STACK_CACHE_H
 #define STOKE_AGENT_STACK_CACHE_H
@@ -16,7 +17,6 @@
 #define STACK_CACHE_FRAMES 72
 
 struct stack_cache_entry {
-    uint64_t start_sp;                   /* 0: empty */
     uint32_t nframes;
     uint64_t frames[STACK_CACHE_FRAMES]; /* as unwound, the agent's frames included */
     uint64_t slots[STACK_CACHE_FRAMES];  /* where frames[i] was read (0 for frame 0) */
@@ -24,6 +24,7 @@ struct stack_cache_entry {
 };
 
 struct stack_cache {
+    uint64_t start_sps[STACK_CACHE_ENTRIES]; /* of each entry, together: 0 empty */
     struct stack_cache_entry entries[STACK_CACHE_ENTRIES];
     uint32_t next; /* the entry a new walk replaces (round robin) */
 };
