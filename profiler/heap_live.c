@@ -5,9 +5,9 @@
  * slot's count only ever changes under one shard's lock: counts are plain,
  * and a filter bit changes (one atomic operation) only when its count
  * leaves or returns to zero. Each shard is an open-addressing table with
- * linear probing; a removal shifts the entries after it back into place, so
- * there are no tombstones and probes stay short however much the program
- * churns.
+ * linear probing, at most half full; a removal shifts the entries after it
+ * back into place, so there are no tombstones and probes stay short however
+ * much the program churns.
  */
 #define _GNU_SOURCE
 #include "heap_live.h"
@@ -113,7 +113,7 @@ int heap_live_insert(const struct live_allocation *a, struct live_allocation *re
     struct shard *s = shard_of(a->address);
     int ret = -1;
     spinlock_lock(&s->lock);
-    if ((s->used + 1) * 4 <= s->cap * 3 || !grow(s)) {
+    if ((s->used + 1) * 2 <= s->cap || !grow(s)) {
         struct live_allocation *slot = &s->slots[probe(s, a->address)];
         if (slot->address == EMPTY) {
             s->used++;
