@@ -138,7 +138,8 @@ int find_traces_of_paths(const char *const *paths, size_t n, struct recording *r
         int found = add_traces_of(paths[i], r, err, errlen);
         total = found < 0 ? -1 : total + found;
     }
-    qsort(r->snapshots, r->nsnapshots, sizeof *r->snapshots, by_pid_then_sequence);
+    if (r->nsnapshots)
+        qsort(r->snapshots, r->nsnapshots, sizeof *r->snapshots, by_pid_then_sequence);
     return total;
 }
 
