@@ -428,13 +428,20 @@ def profile_part(headers, body):
     return None
 
 
+def without_proxies():
+    """The environment without proxy settings, which libcurl would follow
+    even to 127.0.0.1."""
+    return {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+
+
 def case_push(work):
     trace = sym_trace(work)
+    env = without_proxies()
     server = serve()
     port = server.server_address[1]
     url = f"http://stoke-user:s3cret-pw@127.0.0.1:{port}"
     r = run([STOKE, "push", "--url", url, "--name", "myapp", "--label", "host=web-1",
-             "--label", "region=eu", trace])
+             "--label", "region=eu", trace], env=env)
     expect(r.returncode == 0, "push to a server that answers 200", describe(r))
     expect(b"HTTP 200" in r.stderr, "push reports the server's answer", describe(r))
     method, path, headers, body = Ingest.requests[-1]
@@ -460,7 +467,7 @@ def case_push(work):
                        ("down", b"HTTP 503: ingester unavailable"),
                        ("hang", b"no answer from")):
         Ingest.mode = mode
-        r = run([STOKE, "push", "--url", url, "--name", "myapp", "--timeout", "1", trace])
+        r = run([STOKE, "push", "--url", url, "--name", "myapp", "--timeout", "1", trace], env=env)
         outputs.append(r.stdout + r.stderr)
         expect(r.returncode == 1 and want in r.stderr, f"a {mode} server: exit 1, clear error",
                describe(r))
@@ -469,11 +476,11 @@ def case_push(work):
         s.bind(("127.0.0.1", 0))
         closed = s.getsockname()[1]
     r = run([STOKE, "push", "--url", f"http://stoke-user:s3cret-pw@127.0.0.1:{closed}",
-             "--name", "myapp", trace])
+             "--name", "myapp", trace], env=env)
     outputs.append(r.stdout + r.stderr)
     expect(r.returncode == 1 and b"cannot connect to http://127.0.0.1:" in r.stderr,
            "a refused connection: exit 1, clear error", describe(r))
-    r = run([STOKE, "push", "--url", "ftp://stoke-user:s3cret-pw@host/", "--name", "a", trace])
+    r = run([STOKE, "push", "--url", "ftp://stoke-user:s3cret-pw@host/", "--name", "a", trace], env=env)
     outputs.append(r.stdout + r.stderr)
     expect(r.returncode == 2, "a URL that is not http(s) is a usage error", describe(r))
     for out in outputs:
