@@ -450,8 +450,7 @@ static int encode_input(const struct push_options *opt, struct span *span, uint8
     if (failed)
         fprintf(stderr, "stoke push: %s\n", err);
     stoke_profile_free(text.profile);
-    if (count >= 0)
-        free_recording(&r);
+    free_recording(&r);
     return failed ? -1 : 0;
 }
 
