@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """test_formats.py - stoke's files in other tools' formats, read by those
 tools: pprof by protoc (against pprof's own profile.proto), go tool pprof and
-the pprof-format npm package; speedscope by its published JSON schema;
-.cpuprofile rebuilt into stacks. Every file must tell the same totals and
+the pprof-format npm package; speedscope by its published JSON schema and
+its own viewer; .cpuprofile rebuilt into stacks, and opened by speedscope's
+viewer (which imports Chrome's format). Every file must tell the same totals and
 stacks as `stoke report --folded` of the same trace. Also `stoke merge`
 (the sum of its inputs, builds kept apart), `stoke push` against a local
 HTTP server on 127.0.0.1 that checks the request as Pyroscope's ingest API
@@ -167,6 +168,25 @@ def node_check(kind, path):
     return json.loads(r.stdout)
 
 
+def open_in_speedscope(*paths):
+    """{file name: (title, problems)} as speedscope's own viewer opened them."""
+    r = run(["node", os.path.join(CHECKER_DIR, "open_in_speedscope.mjs"), *paths])
+    expect(r.returncode == 0, "speedscope's viewer could not be driven", describe(r))
+    return {d["file"]: (d["title"], d["problems"])
+            for d in map(json.loads, r.stdout.decode().splitlines())}
+
+
+def expect_opens_in_speedscope(path, title, work):
+    """speedscope's viewer opens path (and refuses a .stoke trace, so the
+    check is known to look)."""
+    control = sym_trace(work, "control.stoke")
+    opened = open_in_speedscope(path, control)
+    expect(opened[os.path.basename(path)] == (f"{title} - speedscope", []),
+           f"speedscope's viewer does not open {path}", str(opened))
+    expect(opened["control.stoke"][1], "speedscope's viewer refuses a .stoke trace",
+           str(opened))
+
+
 def strings_of(decoded):
     return decoded["string_table"]
 
@@ -292,6 +312,7 @@ def case_speedscope(work):
     expect({s: w // period for s, w in rebuilt.items()} == code_stacks,
            "speedscope's stacks are stoke's")
     expect(checked["profiles"][0]["total"] == sum(stacks.values()) * period, "same totals")
+    expect_opens_in_speedscope(out, doc["name"], work)
 
     stoke_ok("report", rec, "--threads", "--format", "speedscope", "-o", out)
     checked = node_check("speedscope", out)
@@ -343,6 +364,7 @@ def case_cpuprofile(work):
         rebuilt[tuple(reversed(path))] += 1
     expect(rebuilt == folded(rec), "the samples' stacks are stoke's folded stacks")
     expect(sum(n["hitCount"] for n in doc["nodes"]) == len(doc["samples"]), "hit counts")
+    expect_opens_in_speedscope(out, "burn.cpuprofile", work)
     urls = [n["callFrame"]["url"] for n in doc["nodes"]
             if n["callFrame"]["functionName"] == "score_positions"]
     expect(urls and urls[0].startswith("file:///") and urls[0].endswith("cpu_burn.c"),
