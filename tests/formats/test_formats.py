@@ -81,7 +81,7 @@ def heap_snapshots(work):
 
 def cpu_burn_recording(work, name="rec", threads="1"):
     out = os.path.join(work, name)
-    r = run([STOKE, "record", "-o", out, "--collect-only", "--", CPU_BURN, "2", threads])
+    r = run([STOKE, "record", "-o", out, "--collect-only", "--", CPU_BURN, "1", threads])
     expect(r.returncode == 0, "stoke record failed", describe(r))
     return out
 
