@@ -14,10 +14,14 @@ int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int diff_main(int argc, char **argv);
 int heap_main(int argc, char **argv);
+int merge_main(int argc, char **argv);
+int push_main(int argc, char **argv);
 
 void record_usage(FILE *out);
 void report_usage(FILE *out);
 void diff_usage(FILE *out);
 void heap_usage(FILE *out);
+void merge_usage(FILE *out);
+void push_usage(FILE *out);
 
 #endif

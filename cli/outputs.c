@@ -1,7 +1,8 @@
 /*
  * outputs.c - puts profiles into files: the HTML flame graph (one profile,
- * or several in tabs), folded stacks and differential folded stacks,
- * through the viewer's and the symbolizer's writers. Owns where a
+ * or several in tabs), folded stacks and differential folded stacks, pprof,
+ * speedscope and Chrome .cpuprofile files, through the viewer's, the
+ * symbolizer's and the formats' writers. Owns where a
  * report goes by default and what its title is. Never leaves a half-written
  * file behind, and never formats profile data itself.
  */
@@ -15,8 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpuprofile.h"
 #include "folded.h"
 #include "html.h"
+#include "pprof.h"
+#include "speedscope.h"
 
 void report_path_for(const char *input, const char *name, char *path, size_t len)
 {
@@ -126,6 +130,23 @@ static int folded_diff(FILE *out, const struct job *job)
     return stoke_write_folded_diff(out, job->profile);
 }
 
+static int pprof(FILE *out, const struct job *job)
+{
+    return stoke_write_pprof(out, job->profile);
+}
+
+static int speedscope(FILE *out, const struct job *job)
+{
+    char title[256];
+    report_title(job->profile, title, sizeof title);
+    return stoke_write_speedscope(out, job->profile, job->value_index, title);
+}
+
+static int cpuprofile(FILE *out, const struct job *job)
+{
+    return stoke_write_cpuprofile(out, job->profile);
+}
+
 int write_html_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen)
 {
     struct job job = {.write = html, .profile = p};
@@ -139,16 +160,23 @@ int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const 
     return write_job(&job, path, err, errlen);
 }
 
-int write_folded_file(const struct stoke_profile *p, size_t value_index, const char *path,
-                      char *err, size_t errlen)
-{
-    struct job job = {.write = folded, .profile = p, .value_index = value_index};
-    return write_job(&job, path, err, errlen);
-}
-
 int write_folded_diff_file(const struct stoke_profile *diff, const char *path, char *err,
                            size_t errlen)
 {
     struct job job = {.write = folded_diff, .profile = diff};
+    return write_job(&job, path, err, errlen);
+}
+
+int write_format_file(int format, const struct stoke_profile *p, size_t value_index,
+                      const char *path, char *err, size_t errlen)
+{
+    static int (*const writers[])(FILE *, const struct job *) = {
+        [FORMAT_HTML] = html,
+        [FORMAT_FOLDED] = folded,
+        [FORMAT_PPROF] = pprof,
+        [FORMAT_SPEEDSCOPE] = speedscope,
+        [FORMAT_CPUPROFILE] = cpuprofile,
+    };
+    struct job job = {.write = writers[format], .profile = p, .value_index = value_index};
     return write_job(&job, path, err, errlen);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "html.h"
+#include "output_format.h"
 #include "profile.h"
 
 #define REPORT_FILE_NAME "flamegraph.html"
@@ -28,9 +29,10 @@ int write_html_file(const struct stoke_profile *p, const char *path, char *err, 
 int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const char *title,
                          const char *path, char *err, size_t errlen);
 
-/* Folded stacks of value value_index; path NULL: standard output. */
-int write_folded_file(const struct stoke_profile *p, size_t value_index, const char *path,
-                      char *err, size_t errlen);
+/* Value value_index of p in format (enum output_format); path NULL:
+ * standard output. */
+int write_format_file(int format, const struct stoke_profile *p, size_t value_index,
+                      const char *path, char *err, size_t errlen);
 
 /* Differential folded stacks (before and after) of a stoke_profile_diff;
  * path NULL: standard output. */

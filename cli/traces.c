@@ -103,11 +103,11 @@ static int find_in_directory(const char *dir, struct recording *r, char *err, si
     return found;
 }
 
-int find_traces(const char *path, struct recording *r, char *err, size_t errlen)
+/* Adds the traces of path to r; returns how many, or -1 with err. */
+static int add_traces_of(const char *path, struct recording *r, char *err, size_t errlen)
 {
     struct stat st;
     int found;
-    memset(r, 0, sizeof *r);
     if (stat(path, &st)) {
         snprintf(err, errlen, "cannot open '%s': %s; give a .stoke trace or a directory of them",
                  path, strerror(errno));
@@ -121,8 +121,26 @@ int find_traces(const char *path, struct recording *r, char *err, size_t errlen)
         if (found == 1)
             add_trace(r, path, &info);
     }
-    qsort(r->snapshots, r->nsnapshots, sizeof *r->snapshots, by_pid_then_sequence);
     return found;
+}
+
+int find_traces(const char *path, struct recording *r, char *err, size_t errlen)
+{
+    return find_traces_of_paths(&path, 1, r, err, errlen);
+}
+
+int find_traces_of_paths(const char *const *paths, size_t n, struct recording *r, char *err,
+                         size_t errlen)
+{
+    int total = 0;
+    memset(r, 0, sizeof *r);
+    for (size_t i = 0; i < n && total >= 0; i++) {
+        int found = add_traces_of(paths[i], r, err, errlen);
+        total = found < 0 ? -1 : total + found;
+    }
+    if (r->nsnapshots)
+        qsort(r->snapshots, r->nsnapshots, sizeof *r->snapshots, by_pid_then_sequence);
+    return total;
 }
 
 void free_recording(struct recording *r)

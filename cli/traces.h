@@ -38,6 +38,11 @@ int is_peak_snapshot(const struct snapshot *s);
  * traces found (0: a directory without traces), or -1 with a one-line
  * message in err. */
 int find_traces(const char *path, struct recording *r, char *err, size_t errlen);
+
+/* The same for several paths, their traces together in one recording; -1
+ * with err at the first path that cannot be read. */
+int find_traces_of_paths(const char *const *paths, size_t n, struct recording *r, char *err,
+                         size_t errlen);
 void free_recording(struct recording *r);
 
 /* Loads all CPU traces of r into a new profile. A trace that cannot be

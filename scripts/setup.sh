@@ -1,12 +1,15 @@
 #!/bin/sh
 # setup.sh - installs what stoke needs to build and test on Debian 12, with
-# apt (and npm for the browser tests' driver), and only what is missing.
+# apt (and npm for the browser tests' driver and the format tests' readers),
+# and only what is missing.
 # Safe to run again. Run as root, or as a user who may use sudo.
 set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
-libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium"
+libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
+protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev zlib1g-dev
+libcurl4-openssl-dev protobuf-compiler golang-go"
 
 missing=""
 for p in $packages; do
@@ -30,4 +33,11 @@ fi
 if [ ! -d viewer/node_modules/playwright-core ]; then
     echo "setup: installing playwright-core into viewer/node_modules" >&2
     npm ci --prefix viewer --no-audit --no-fund >&2
+fi
+
+# The format tests read stoke's files with speedscope's schema and a pprof
+# decoder from npm (tests/formats/package.json).
+if [ ! -d tests/formats/node_modules/speedscope ]; then
+    echo "setup: installing the format tests' readers into tests/formats/node_modules" >&2
+    npm ci --prefix tests/formats --no-audit --no-fund >&2
 fi

@@ -38,11 +38,14 @@ static size_t without_pid(const char *name)
     return i - 2;
 }
 
+/* Frames match by what they show: the builds of before and after differ. */
 static uint32_t copy_frame(struct stoke_profile *diff, const struct stoke_frame *f)
 {
+    struct stoke_frame shown = *f;
+    shown.build_id = "";
     if (f->kind != STOKE_KIND_PROCESS)
-        return stoke_profile_frame(diff, f);
-    struct stoke_frame root = *f;
+        return stoke_profile_frame(diff, &shown);
+    struct stoke_frame root = shown;
     size_t len = without_pid(f->name);
     char *name = stoke_xmalloc(len + 1);
     memcpy(name, f->name, len);
@@ -96,6 +99,7 @@ static void copy_processes(struct stoke_profile *diff, const struct stoke_profil
         *s = from->procs[i];
         s->comm = stoke_xstrdup(from->procs[i].comm);
         s->trace_path = stoke_xstrdup(from->procs[i].trace_path);
+        s->root_frame = UINT32_MAX; /* a frame of the input, not of the diff */
     }
 }
 

@@ -108,6 +108,7 @@ static void start_process(struct loader *l, uint64_t pid, const char *comm, char
     s->comm = stoke_xstrdup(comm);
     s->trace_path = stoke_xstrdup(l->path);
     l->root = named_frame(l, comm, pid, STOKE_KIND_PROCESS);
+    s->root_frame = l->root;
     l->symbolizer = stoke_symbolizer_new(l->profile, l->path, (uint32_t)pid);
 }
 
@@ -121,7 +122,7 @@ static void ensure_process(struct loader *l)
 static int on_process(struct loader *l, struct stoke_fields *f)
 {
     uint64_t pid = stoke_field_u(f), ppid = stoke_field_u(f);
-    stoke_field_u(f); /* start_realtime_ns */
+    uint64_t start_realtime_ns = stoke_field_u(f);
     stoke_field_u(f); /* start_monotonic_ns */
     uint64_t clock = stoke_field_u(f), engine = stoke_field_u(f);
     uint64_t hz = stoke_field_u(f), period_ns = stoke_field_u(f);
@@ -135,6 +136,7 @@ static int on_process(struct loader *l, struct stoke_fields *f)
     free(name);
     struct stoke_process_summary *s = summary(l);
     s->ppid = (uint32_t)ppid;
+    s->start_realtime_ns = start_realtime_ns;
     s->clock = (int)clock;
     s->engine = (int)engine;
     s->requested_hz = (uint32_t)hz;

@@ -178,6 +178,7 @@ static uint64_t frame_hash(const struct stoke_frame *f)
     uint64_t h = stoke_hash_mix(0, (uintptr_t)f->name);
     h = stoke_hash_mix(h, (uintptr_t)f->module);
     h = stoke_hash_mix(h, (uintptr_t)f->file);
+    h = stoke_hash_mix(h, (uintptr_t)f->build_id);
     return stoke_hash_mix(h, ((uint64_t)f->line << 16) | ((uint64_t)f->kind << 8) | f->inlined);
 }
 
@@ -185,7 +186,7 @@ static uint64_t frame_hash(const struct stoke_frame *f)
 static int frame_equal(const struct stoke_frame *a, const struct stoke_frame *b)
 {
     return a->name == b->name && a->module == b->module && a->file == b->file &&
-           a->line == b->line && a->kind == b->kind && a->inlined == b->inlined;
+           a->build_id == b->build_id && a->line == b->line && a->kind == b->kind && a->inlined == b->inlined;
 }
 
 uint32_t stoke_profile_frame(struct stoke_profile *p, const struct stoke_frame *f)
@@ -195,6 +196,7 @@ uint32_t stoke_profile_frame(struct stoke_profile *p, const struct stoke_frame *
     key.name = intern_string(p, f->name);
     key.module = intern_string(p, f->module);
     key.file = intern_string(p, f->file);
+    key.build_id = intern_string(p, f->build_id);
     uint64_t hash = frame_hash(&key);
     size_t pos = SIZE_MAX;
     int64_t idx;
@@ -277,6 +279,7 @@ struct stoke_process_summary *stoke_profile_add_process(struct stoke_profile *p)
     p->procs = stoke_grow(p->procs, &im->procs_cap, p->nprocs + 1, sizeof *p->procs);
     struct stoke_process_summary *s = &p->procs[p->nprocs++];
     memset(s, 0, sizeof *s);
+    s->root_frame = UINT32_MAX;
     return s;
 }
 

@@ -30,6 +30,8 @@ struct stoke_frame {
     uint32_t line;      /* 0 when unknown */
     uint8_t kind;       /* enum stoke_frame_kind */
     uint8_t inlined;    /* 1 if this frame was inlined into its caller */
+    const char *build_id; /* the module's build-id in hex, "" when unknown:
+                           * code of different builds is never one frame */
 };
 
 /* What a profile measures; one profile never mixes the two. */
@@ -62,6 +64,8 @@ struct stoke_heap_summary {
 struct stoke_process_summary {
     uint32_t pid;
     uint32_t ppid;
+    uint32_t root_frame;      /* its "comm (pid)" frame; UINT32_MAX: none */
+    uint64_t start_realtime_ns; /* wall-clock time the recording started, 0 unknown */
     char *comm;
     char *trace_path;
     int clock;                /* enum stoke_clock */
@@ -140,7 +144,8 @@ void stoke_profile_add_to_stack(struct stoke_profile *p, uint32_t stack,
  * until stoke_profile_free. */
 const char *stoke_profile_string(struct stoke_profile *p, const char *s);
 
-/* Appends a process summary and returns it (zeroed, strings owned: comm and
+/* Appends a process summary and returns it (zeroed but for root_frame
+ * UINT32_MAX, strings owned: comm and
  * trace_path are malloc'ed by the caller and freed with the profile). The
  * pointer is valid until the next call. */
 struct stoke_process_summary *stoke_profile_add_process(struct stoke_profile *p);

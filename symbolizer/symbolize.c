@@ -35,6 +35,7 @@ struct elf_object {
     uint8_t build_id[MAX_BUILD_ID];
     size_t build_id_len;
     const char *module_name; /* basename, interned in the profile */
+    const char *build_id_hex; /* interned in the profile, "" when unknown */
     uint8_t kind;
     enum object_state state;
     struct stoke_debuginfo *debuginfo;
@@ -129,6 +130,15 @@ static int same_object(const struct elf_object *o, const struct stoke_module_des
            (m->build_id_len == 0 || memcmp(o->build_id, m->build_id, m->build_id_len) == 0);
 }
 
+static const char *hex_build_id(struct stoke_profile *p, const uint8_t *id, size_t len)
+{
+    char hex[2 * MAX_BUILD_ID + 1];
+    for (size_t i = 0; i < len; i++)
+        snprintf(hex + 2 * i, 3, "%02x", id[i]);
+    hex[2 * len] = '\0';
+    return stoke_profile_string(p, hex);
+}
+
 static size_t find_or_add_object(struct stoke_symbolizer *s, const struct stoke_module_desc *m)
 {
     for (size_t i = 0; i < s->nobjects; i++)
@@ -142,6 +152,7 @@ static size_t find_or_add_object(struct stoke_symbolizer *s, const struct stoke_
     if (m->build_id_len)
         memcpy(o->build_id, m->build_id, m->build_id_len);
     o->module_name = stoke_profile_string(s->profile, base_name(m->path));
+    o->build_id_hex = hex_build_id(s->profile, m->build_id, m->build_id_len);
     o->kind = module_kind(m->path, m->is_main);
     return s->nobjects++;
 }
@@ -215,11 +226,13 @@ static void emit_frame(struct stoke_symbolizer *s, const struct stoke_frame *f)
     s->pool[s->pool_len++] = stoke_profile_frame(s->profile, f);
 }
 
-static void emit_unnamed(struct stoke_symbolizer *s, const char *module, uint64_t offset)
+static void emit_unnamed(struct stoke_symbolizer *s, const char *module, const char *build_id,
+                         uint64_t offset)
 {
     char name[256];
     snprintf(name, sizeof name, "%s+0x%" PRIx64, *module ? module : "[unknown]", offset);
-    struct stoke_frame f = {.name = name, .module = module, .file = "", .kind = STOKE_KIND_UNKNOWN};
+    struct stoke_frame f = {.name = name, .module = module, .file = "", .kind = STOKE_KIND_UNKNOWN,
+                            .build_id = build_id};
     emit_frame(s, &f);
 }
 
@@ -234,6 +247,7 @@ static void emit_named(struct stoke_symbolizer *s, const struct elf_object *o,
         .line = df->line,
         .kind = o->kind,
         .inlined = (uint8_t)inlined,
+        .build_id = o->build_id_hex,
     };
     emit_frame(s, &f);
     free(demangled);
@@ -253,10 +267,10 @@ static void name_in_object(struct stoke_symbolizer *s, struct elf_object *o, uin
         if (found[i].name)
             emit_named(s, o, &found[i], i + 1 < n);
         else
-            emit_unnamed(s, o->module_name, offset);
+            emit_unnamed(s, o->module_name, o->build_id_hex, offset);
     }
     if (n == 0)
-        emit_unnamed(s, o->module_name, offset);
+        emit_unnamed(s, o->module_name, o->build_id_hex, offset);
 }
 
 static void load_perfmap(struct stoke_symbolizer *s)
@@ -279,7 +293,7 @@ static void name_jit(struct stoke_symbolizer *s, uint64_t addr, int is_return)
     const char *name =
         s->perfmap ? stoke_perfmap_lookup(s->perfmap, addr - (is_return && addr > 0)) : NULL;
     if (!name) {
-        emit_unnamed(s, "", addr);
+        emit_unnamed(s, "", "", addr);
         return;
     }
     struct stoke_frame f = {.name = name, .module = "[jit]", .file = "", .kind = STOKE_KIND_JIT};
@@ -330,7 +344,7 @@ size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t 
         if (object == OBJECT_JIT)
             name_jit(s, offset, is_return);
         else if (object == OBJECT_NONE)
-            emit_unnamed(s, "", offset);
+            emit_unnamed(s, "", "", offset);
         else
             name_in_object(s, &s->objects[object], offset, is_return);
         *e = (struct cache_entry){key_object, offset, (uint32_t)start,

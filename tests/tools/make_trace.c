@@ -5,14 +5,16 @@
  *
  *   make_trace KIND OUT [INFO]
  *
- * KIND: valid | truncated | corrupted | garbled | mismatch | foreign | newer |
- *       empty | headeronly
+ * KIND: valid | truncated | corrupted | garbled | mismatch | nosamples |
+ *       foreign | newer | empty | headeronly
  *   valid      three zstd frames: definitions; 11 samples of thread 4242;
  *              6 samples of thread 4243 and the END record
  *   truncated  valid, cut in the middle of its last frame
  *   corrupted  valid with the last frame's zstd magic smashed
  *   garbled    valid with bytes in the middle of the last frame flipped
  *   mismatch   valid plus a module whose build-id is not its file's
+ *   nosamples  valid's definitions and an END record, but no sample (a
+ *              process that ended before the first tick)
  *   foreign    a text file; newer: format major version + 1;
  *   empty      zero bytes; headeronly: a header and no frames
  * INFO is the output of sym_target (real addresses to symbolize); without it
@@ -397,6 +399,18 @@ static long write_scenario(const char *out, const char *info_path, int mismatch,
     return finish_writer(&w);
 }
 
+static void write_without_samples(const char *out, const char *info_path)
+{
+    struct writer w;
+    struct target_info t;
+    read_info(info_path, &t);
+    start_writer(&w, out);
+    scenario_definitions(&w, &t, 0);
+    rec_end(&w, 0, 0);
+    flush_frame(&w);
+    finish_writer(&w);
+}
+
 /* --- heap snapshots ------------------------------------------------------- */
 
 /* Where the JIT functions of the snapshots start (0x100 bytes each), in
@@ -599,8 +613,8 @@ static int bench(const char *out, long samples, long nstacks, char **binaries, i
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: make_trace valid|truncated|corrupted|garbled|mismatch|foreign|"
-                    "newer|empty|headeronly OUT [INFO]\n"
+    fprintf(stderr, "usage: make_trace valid|truncated|corrupted|garbled|mismatch|nosamples|"
+                    "foreign|newer|empty|headeronly OUT [INFO]\n"
                     "       make_trace heap OUT SEQ signal|api|exit|peak [UNTRACKED]\n"
                     "       make_trace bench OUT SAMPLES STACKS BINARY...\n");
     return 2;
@@ -615,6 +629,10 @@ int main(int argc, char **argv)
     elf_version(EV_CURRENT);
     if (strcmp(kind, "valid") == 0 || strcmp(kind, "mismatch") == 0) {
         write_scenario(out, info, strcmp(kind, "mismatch") == 0, &last);
+        return 0;
+    }
+    if (strcmp(kind, "nosamples") == 0) {
+        write_without_samples(out, info);
         return 0;
     }
     if (strcmp(kind, "truncated") == 0 || strcmp(kind, "corrupted") == 0 ||

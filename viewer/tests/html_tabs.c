@@ -33,7 +33,7 @@ static uint32_t frame(struct stoke_profile *p, const char *name, enum stoke_fram
     int libc = strcmp(name, "malloc") == 0;
     struct stoke_frame f = {name, kind == STOKE_KIND_PROCESS ? "" : libc ? "libc.so.6" : "server",
                             libc ? "" : "/src/server.c", libc ? 0 : 42,
-                            (uint8_t)(libc ? STOKE_KIND_LIBC : kind), 0};
+                            (uint8_t)(libc ? STOKE_KIND_LIBC : kind), 0, ""};
     return stoke_profile_frame(p, &f);
 }
 

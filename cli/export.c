@@ -1,0 +1,151 @@
+/*
+ * export.c - a recording's traces into the format asked for; see export.h.
+ * Owns the default output paths and the refusals that apply to every
+ * format (nothing to write, a format that cannot hold the profile). Never
+ * formats profile data itself: the writers in outputs.c do.
+ */
+#include "export.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+
+#include "commands.h"
+#include "measure.h"
+#include "options.h"
+#include "outputs.h"
+#include "recording_report.h"
+#include "text_profile.h"
+
+enum { OPT_FOLDED = 256, OPT_FORMAT, OPT_MEASURE, OPT_THREADS };
+
+/* Reads one option; returns 0, or the exit status to end with. */
+static int read_option(const char *command, int c, char **argv, void (*usage)(FILE *),
+                       struct export_options *opt, int *format)
+{
+    switch (c) {
+    case 'o':
+        opt->output = optarg;
+        return 0;
+    case OPT_FOLDED:
+        *format = FORMAT_FOLDED;
+        return 0;
+    case OPT_FORMAT:
+        return parse_format_option(command, optarg, format) ? EXIT_USAGE : 0;
+    case OPT_MEASURE:
+        return parse_measure_option(command, optarg, &opt->measure) ? EXIT_USAGE : 0;
+    case OPT_THREADS:
+        opt->split_threads = 1;
+        return 0;
+    case 'h':
+        usage(stdout);
+        return -1; /* help given: end with EXIT_OK */
+    default:
+        report_bad_option(command, c, argv);
+        return EXIT_USAGE;
+    }
+}
+
+int parse_export_options(const char *command, int argc, char **argv, void (*usage)(FILE *),
+                         struct export_options *opt)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"folded", no_argument, NULL, OPT_FOLDED},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"measure", required_argument, NULL, OPT_MEASURE},
+        {"threads", no_argument, NULL, OPT_THREADS},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int format = FORMAT_UNSET, c;
+    *opt = (struct export_options){.measure = MEASURE_UNSET};
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        int status = read_option(command, c, argv, usage, opt, &format);
+        if (status)
+            return status < 0 ? EXIT_OK : status;
+    }
+    if (check_output_option(command, opt->output))
+        return EXIT_USAGE;
+    opt->format = chosen_format(format, opt->output);
+    return -1;
+}
+
+static void output_path(const struct export_options *opt, char *path, size_t len)
+{
+    const char *name = format_file_name(opt->format);
+    if (opt->output)
+        snprintf(path, len, "%s", opt->output);
+    else if (opt->default_dir)
+        snprintf(path, len, "%s/%s", opt->default_dir, name);
+    else
+        report_path_for(opt->input, name, path, len);
+}
+
+static int write_html_report(const struct recording *r, const struct export_options *opt)
+{
+    char path[PATH_MAX];
+    output_path(opt, path, sizeof path);
+    struct stoke_load_options load = {.split_threads = opt->split_threads};
+    struct run_measures from_traces = {0, 0};
+    return report_recording(r, &load, opt->measure, path, &from_traces) ? EXIT_RUNTIME_FAILURE
+                                                                        : EXIT_OK;
+}
+
+/* A file of nothing would only puzzle the tool that opens it. */
+static int check_has_values(const struct text_profile *text, const char *input, char *err,
+                            size_t errlen)
+{
+    if (stoke_profile_total(text->profile, text->value_index) != 0)
+        return 0;
+    snprintf(err, errlen,
+             text->profile->kind == STOKE_PROFILE_CPU
+                 ? "'%s' holds no samples, so there is no profile to write; record a longer "
+                   "run, or a busier one"
+                 : "'%s' holds no allocations of that measure, so there is no profile to write",
+             input);
+    return -1;
+}
+
+static int check_format_fits(const struct text_profile *text, int format, char *err,
+                             size_t errlen)
+{
+    if (format != FORMAT_CPUPROFILE || text->profile->kind == STOKE_PROFILE_CPU)
+        return 0;
+    snprintf(err, errlen,
+             "a .cpuprofile holds CPU time, not heap snapshots; write these with --format "
+             "pprof, speedscope, html or folded");
+    return -1;
+}
+
+static int write_profile_report(const struct recording *r, const struct export_options *opt)
+{
+    char err[PATH_MAX + 256], path[PATH_MAX];
+    struct stoke_load_options load = {.split_threads = opt->split_threads};
+    struct text_profile text = {0};
+    const char *to = NULL; /* folded stacks: standard output by default */
+    if (opt->output || format_file_name(opt->format)) {
+        output_path(opt, path, sizeof path);
+        to = path;
+    }
+    int failed =
+        load_text_profile(opt->input, r, opt->measure, &load, &text, err, sizeof err) ||
+        (opt->format != FORMAT_FOLDED &&
+         (check_has_values(&text, opt->input, err, sizeof err) ||
+          check_format_fits(&text, opt->format, err, sizeof err))) ||
+        write_format_file(opt->format, text.profile, text.value_index, to, err, sizeof err);
+    if (failed)
+        fprintf(stderr, "stoke: %s\n", err);
+    else if (to && opt->format != FORMAT_FOLDED)
+        fprintf(stderr, "stoke: wrote %s (%s)\n", to, format_name(opt->format));
+    stoke_profile_free(text.profile);
+    return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
+}
+
+int export_recording(const struct recording *r, const struct export_options *opt)
+{
+    if (opt->format == FORMAT_HTML)
+        return write_html_report(r, opt);
+    return write_profile_report(r, opt);
+}
