@@ -5,7 +5,7 @@
 // are only ever shown with textContent or drawn on the canvas, never parsed
 // as HTML.
 
-const DATA_VERSION = 2;
+const DATA_VERSION = 3;
 
 // Returns { title, strings, frames, tabs: [{ name, differential, raw }] }.
 function readEmbeddedReport(doc) {
@@ -19,7 +19,7 @@ function readEmbeddedReport(doc) {
   const frames = raw.frames;
   return {
     title: raw.title,
-    strings: raw.strings,
+    strings: decodeStrings(raw.strings),
     frames: {
       name: Int32Array.from(frames.name),
       module: Int32Array.from(frames.module),
@@ -30,6 +30,16 @@ function readEmbeddedReport(doc) {
     },
     tabs: raw.tabs.map((t) => ({ name: String(t.name), differential: t.differential === 1, raw: t })),
   };
+}
+
+// The front-coded string pool (report_data.h) as an array of strings.
+function decodeStrings({ shared, rest }) {
+  const strings = new Array(rest.length);
+  let previous = '';
+  for (let i = 0; i < rest.length; i++) {
+    previous = strings[i] = shared[i] > 0 ? previous.slice(0, shared[i]) + rest[i] : rest[i];
+  }
+  return strings;
 }
 
 // The profile of tab index, in the form every view reads. The raw arrays

@@ -62,7 +62,7 @@ function describeHit(hit, tree, profile, measure) {
     title = hit.count + ' functions, each narrower than a pixel';
   } else {
     title = nodeLabel(tree, profile, hit.node);
-    if (hit.node !== ROOT) rows.push(...frameFacts(profile, tree.frame[hit.node]));
+    if (tree.frame[hit.node] >= 0) rows.push(...frameFacts(profile, tree.frame[hit.node]));
   }
   if (tree.before) {
     const before = merged ? runBefore(tree, hit.first, hit.last) : tree.before[hit.node];
@@ -70,7 +70,7 @@ function describeHit(hit, tree, profile, measure) {
   } else {
     rows.push(...weightFacts(measure, hit.total, merged ? 0 : tree.self[hit.node]));
   }
-  rows.push(['Of total', formatPercent(hit.total, tree.total[ROOT])]);
+  rows.push(['Of total', formatPercent(hit.total, tree.whole)]);
   if (hit.node !== ROOT || merged) rows.push(['Of parent', formatPercent(hit.total, parentTotal)]);
   return { title, rows };
 }

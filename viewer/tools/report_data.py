@@ -6,7 +6,7 @@ report's tabs, and per tab its values and call tree. Shared by the report tools;
 import json
 import re
 
-DATA_VERSION = 2
+DATA_VERSION = 3
 DATA_BLOCK = re.compile(
     r'<script type="application/json" id="stoke-data">(.*?)</script>', re.S)
 
@@ -44,7 +44,19 @@ def load_report(path):
                           f"these tools read version {DATA_VERSION}")
     if not data.get("tabs"):
         raise ReportError(f"{path}: the report has no tab")
+    data["strings"] = decode_strings(data["strings"])
     return data
+
+
+def decode_strings(pool):
+    """The front-coded string pool as a list: string i is the first
+    shared[i] UTF-16 code units of string i - 1, then rest[i]."""
+    strings = []
+    previous = b""
+    for shared, rest in zip(pool["shared"], pool["rest"]):
+        previous = previous[:2 * shared] + rest.encode("utf-16-le", "surrogatepass")
+        strings.append(previous.decode("utf-16-le", "surrogatepass"))
+    return strings
 
 
 def tab_index(data, tab, path):
