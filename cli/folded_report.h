@@ -1,0 +1,14 @@
+/*
+ * folded_report.h - `stoke report FILE` where FILE holds folded stacks
+ * written by another tool (or by stoke report --folded): the same HTML
+ * report, or folded stacks again, without any trace.
+ */
+#ifndef STOKE_CLI_FOLDED_REPORT_H
+#define STOKE_CLI_FOLDED_REPORT_H
+
+/* Writes the report of the folded stacks in input to output (NULL: HTML
+ * next to input, folded on stdout); as_folded picks folded output. Returns
+ * the exit status (errors already said on stderr). */
+int report_folded_stacks(const char *input, const char *output, int as_folded);
+
+#endif
