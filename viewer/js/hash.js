@@ -25,7 +25,7 @@ function stateToHash(state, defaultValue) {
   put('view', state.view, STATE_DEFAULTS.view);
   if (state.icicle) params.set('icicle', '1');
   put('color', state.color, STATE_DEFAULTS.color);
-  if (state.view === 'sandwich') put('function', state.fn, STATE_DEFAULTS.fn);
+  put('function', state.fn, STATE_DEFAULTS.fn);
   put('sort', state.sort, STATE_DEFAULTS.sort);
   const text = params.toString();
   return text ? '#' + text : '';

@@ -35,8 +35,9 @@ export async function launchBrowser() {
   return playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
-// Opens the report and returns { page, problems, loadMs }. problems fills up
-// as the page runs; check it at the end.
+// Opens the report (at options.hash, a URL fragment, if given) and returns
+// { page, problems, loadMs }. problems fills up as the page runs; check it
+// at the end.
 export async function openReport(browser, reportPath, options = {}) {
   const context = await browser.newContext({
     viewport: options.viewport || { width: 1280, height: 720 },
@@ -54,10 +55,10 @@ export async function openReport(browser, reportPath, options = {}) {
   });
   page.on('pageerror', (e) => problems.push('uncaught: ' + e.message));
   page.on('request', (r) => {
-    if (r.url() !== url) problems.push('network request: ' + r.url());
+    if (r.url().split('#')[0] !== url) problems.push('network request: ' + r.url());
   });
   const started = Date.now();
-  await page.goto(url, { waitUntil: 'load' });
+  await page.goto(url + (options.hash || ''), { waitUntil: 'load' });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
   const loadMs = Date.now() - started;
   return { page, problems, loadMs };
