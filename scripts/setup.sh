@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
-libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium"
+libzstd-dev zstd zlib1g-dev libiberty-dev elfutils binutils g++ python3 chromium"
 
 missing=""
 for p in $packages; do

@@ -15,8 +15,8 @@ function flameElements(name) {
   return { scroller: $(name + '-scroller'), plane: $(name + '-plane'), canvas: $(name), overlay: $(name + '-overlay') };
 }
 
-function main() {
-  const report = readEmbeddedReport(document);
+async function main() {
+  const report = await readEmbeddedReport(document);
   performance.mark('stoke:data-read');
   $('title').textContent = report.title;
   const palette = new Palette();
@@ -347,9 +347,7 @@ function hideMessage() {
   $('message').hidden = true;
 }
 
-try {
-  main();
-} catch (e) {
+main().catch((e) => {
   showMessage('This report cannot be shown: ' + e.message, true);
   throw e;
-}
+});

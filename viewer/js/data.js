@@ -1,5 +1,6 @@
-// data.js - reads the report html.c embedded in the page (the JSON block
-// #stoke-data, layout in report_data.h): a string pool and a frame table
+// data.js - reads the report html.c embedded in the page (the block
+// #stoke-data: a JSON document, layout in report_data.h, deflated and in
+// base64, see data_block.h): a string pool and a frame table
 // shared by all tabs and, per tab, a call tree in preorder. A tab's arrays
 // become typed arrays only when the tab is first opened. Names stay plain strings: they
 // are only ever shown with textContent or drawn on the canvas, never parsed
@@ -7,10 +8,13 @@
 
 const DATA_VERSION = 3;
 
-// Returns { title, strings, frames, tabs: [{ name, differential, raw }] }.
-function readEmbeddedReport(doc) {
-  const block = doc.getElementById('stoke-data');
-  const raw = JSON.parse(block.textContent);
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+// Resolves to { title, strings, frames, tabs: [{ name, differential, raw }] }.
+async function readEmbeddedReport(doc) {
+  const packed = base64Bytes(doc.getElementById('stoke-data').textContent.trim());
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  const raw = JSON.parse(await new Response(stream).text());
   if (raw.version !== DATA_VERSION) {
     throw new Error('this report holds data version ' + raw.version +
                     ', the viewer reads version ' + DATA_VERSION);
@@ -30,6 +34,29 @@ function readEmbeddedReport(doc) {
     },
     tabs: raw.tabs.map((t) => ({ name: String(t.name), differential: t.differential === 1, raw: t })),
   };
+}
+
+function base64Bytes(text) {
+  const values = new Uint8Array(128).fill(255);
+  for (let i = 0; i < BASE64_ALPHABET.length; i++) values[BASE64_ALPHABET.charCodeAt(i)] = i;
+  let n = text.length;
+  while (n > 0 && text[n - 1] === '=') n--;
+  const bytes = new Uint8Array(Math.floor((n * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let out = 0;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    const v = code < 128 ? values[code] : 255;
+    if (v === 255) throw new Error('its data block is damaged (not base64 at character ' + i + ')');
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[out++] = (acc >> bits) & 255;
+    }
+  }
+  return bytes;
 }
 
 // The front-coded string pool (report_data.h) as an array of strings.

@@ -59,6 +59,8 @@ export async function openReport(browser, reportPath, options = {}) {
   });
   const started = Date.now();
   await page.goto(url + (options.hash || ''), { waitUntil: 'load' });
+  // The data is inflated asynchronously: wait for the report, or its error.
+  await page.waitForFunction(() => window.stokeReport || !document.getElementById('message').hidden);
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
   const loadMs = Date.now() - started;
   return { page, problems, loadMs };
