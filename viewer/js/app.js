@@ -8,12 +8,6 @@
 // Never puts a name into HTML: textContent only.
 
 const SEARCH_DELAY_MS = 120;
-const $ = (id) => document.getElementById(id);
-
-// The elements of a sandwich half: NAME-scroller, NAME-plane, NAME, NAME-overlay.
-function flameElements(name) {
-  return { scroller: $(name + '-scroller'), plane: $(name + '-plane'), canvas: $(name), overlay: $(name + '-overlay') };
-}
 
 async function main() {
   const report = await readEmbeddedReport(document);
@@ -26,10 +20,9 @@ async function main() {
     tabs: report.tabs.map(() => null), // per tab, once opened: see openTab
     view: new FlameView({ scroller: $('graph'), plane: $('plane'), canvas: $('flame'), overlay: $('overlay') },
                         palette),
-    sandwich: new SandwichPanel({ title: $('sandwich-title'), callers: flameElements('callers'),
-                                  callees: flameElements('callees') }, palette),
-    state: { tab: -1, value: 0, zoom: ROOT, query: '', view: 'flame', icicle: false, color: 'kind', fn: '',
-             sort: 'total' },
+    sandwich: new SandwichPanel({ title: $('sandwich-title'), callers: $('callers'), callees: $('callees') },
+                                palette),
+    state: { ...STATE_DEFAULTS, tab: -1, value: 0 }, // tab -1: none open yet
     profile: null, // the open tab's profile, tree, measure and matcher
     tree: null,
     measure: null,
@@ -54,9 +47,11 @@ async function main() {
     for (const v of [app.view, ...app.sandwich.views]) v.invalidate();
   };
   app.setState({ tab: 0, ...stateFromHash(location.hash) });
+  // An address edited by hand: what it leaves out goes back to its default
+  // (value -1 is no measure: the tab's default).
   window.addEventListener('hashchange', () => {
     if (location.hash !== stateToHash(app.state, defaultValueIndex(app.profile))) {
-      app.setState(stateFromHash(location.hash));
+      app.setState({ ...STATE_DEFAULTS, value: -1, ...stateFromHash(location.hash) });
     }
   });
   performance.mark('stoke:drawn');
@@ -254,97 +249,12 @@ function bindPointers(app, tooltip) {
   }
 }
 
-function summaryText(app) {
-  const { profile, tree, measure } = app;
-  const total = tree.total[ROOT];
-  const parts = [];
-  if (profile.differential) {
-    const before = tree.before[ROOT];
-    const named = measure.label === 'after' ? '' : measure.label + ': ';
-    parts.push(named + 'after ' + measure.format(total), 'before ' + measure.format(before),
-               'change ' + formatChange(before, total, measure.format));
-  } else {
-    parts.push(measure.amount(total));
-    if (measure.time) parts.push(measure.time(total));
-  }
-  const procs = profile.processes.length;
-  if (procs > 0) parts.push(procs + (procs === 1 ? ' process' : ' processes'));
-  const lost = profile.processes.reduce((sum, p) => sum + p.lost, 0);
-  if (lost > 0) parts.push(formatCount(lost) + ' lost');
-  return parts.join(' \u00b7 ');
-}
-
-function emptyText(app) {
-  const { profile, tree, measure } = app;
-  if (profile.differential && tree.before[ROOT] > 0) {
-    return 'Nothing is left after: all ' + measure.format(tree.before[ROOT]) +
-           ' was only in before (search still finds those frames).';
-  }
-  return 'This profile holds no ' + measure.label + '.';
-}
-
-function framesText(n) {
-  return formatCount(n) + (n === 1 ? ' frame' : ' frames');
-}
-
-function showSearch(app, text) {
-  const { tree, profile, view, measure } = app;
-  const out = $('match');
-  const matcher = parseQuery(text);
-  app.matcher = matcher;
-  $('search').classList.toggle('invalid', Boolean(matcher && matcher.error));
-  if ($('search').value !== text && document.activeElement !== $('search')) $('search').value = text;
-  if (!matcher || matcher.error) {
-    view.setMatches(null);
-    out.hidden = !matcher;
-    if (matcher) out.textContent = 'Bad regex: ' + matcher.error;
-    return;
-  }
-  const found = findMatches(tree, profile, matcher);
-  const total = tree.total[ROOT];
-  view.setMatches(found.nodeMatch);
-  out.hidden = false;
-  if (profile.differential) {
-    out.textContent = 'Matched ' + formatPercent(found.matchedTotal, total) + ' of after (' +
-      measure.format(found.matchedTotal) + ' of ' + measure.format(total) + '; before ' +
-      measure.format(found.matchedBefore) + ' of ' + measure.format(tree.before[ROOT]) + '), ' +
-      framesText(found.matchedNodes) + ', ' + formatCount(found.goneNodes) + ' only in before';
-  } else {
-    out.textContent = 'Matched ' + formatPercent(found.matchedTotal, total) + ' of total (' +
-      measure.format(found.matchedTotal) + ' of ' + measure.amount(total) + ', ' +
-      framesText(found.matchedNodes) + ')';
-  }
-}
-
 function bindSearch(app) {
   let timer = 0;
   $('search').addEventListener('input', (e) => {
     clearTimeout(timer);
     timer = setTimeout(() => app.setState({ query: e.target.value }), SEARCH_DELAY_MS);
   });
-}
-
-// items: [{ label, color }]
-function renderLegend(el, items) {
-  el.replaceChildren(...items.map(({ label, color }) => {
-    const item = document.createElement('span');
-    const swatch = document.createElement('span');
-    swatch.className = 'swatch';
-    swatch.style.backgroundColor = color;
-    item.append(swatch, label);
-    return item;
-  }));
-}
-
-function showMessage(text, isError) {
-  const el = $('message');
-  el.textContent = text;
-  el.classList.toggle('error', isError);
-  el.hidden = false;
-}
-
-function hideMessage() {
-  $('message').hidden = true;
 }
 
 main().catch((e) => {

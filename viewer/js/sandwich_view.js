@@ -5,11 +5,11 @@
 // Names are set with textContent only.
 
 class SandwichPanel {
-  // elements: { title, callers: {scroller, plane, canvas, overlay}, callees: {...} }
+  // elements: { title, callers, callees (empty scrollers for the halves) }
   constructor(elements, palette) {
     this.title = elements.title;
-    this.callers = new FlameView(elements.callers, palette);
-    this.callees = new FlameView(elements.callees, palette);
+    this.callers = new FlameView(flameElements(elements.callers), palette);
+    this.callees = new FlameView(flameElements(elements.callees), palette);
     this.callees.setIcicle(true);
     this.name = null;
   }
@@ -46,6 +46,24 @@ class SandwichPanel {
   setColoring(coloring) {
     for (const v of this.views) v.setColoring(coloring);
   }
+}
+
+// Fills an empty scroller with what a FlameView draws in: a plane as tall
+// as the graph, holding a viewport with the canvas and its overlay.
+function flameElements(scroller) {
+  const plane = document.createElement('div');
+  plane.className = 'plane';
+  const viewport = document.createElement('div');
+  viewport.className = 'viewport';
+  const canvas = document.createElement('canvas');
+  canvas.className = 'flame';
+  const overlay = document.createElement('canvas');
+  overlay.className = 'overlay';
+  overlay.setAttribute('aria-hidden', 'true');
+  viewport.append(canvas, overlay);
+  plane.append(viewport);
+  scroller.replaceChildren(plane);
+  return { scroller, plane, canvas, overlay };
 }
 
 function emptyTree() {

@@ -35,7 +35,8 @@ export async function launchBrowser() {
   return playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
-// Opens the report (at options.hash, a URL fragment, if given) and returns
+// Opens the report (at options.hash, a URL fragment, if given; running
+// options.initScript, a function, before the page's own scripts) and returns
 // { page, problems, loadMs }. problems fills up as the page runs; check it
 // at the end.
 export async function openReport(browser, reportPath, options = {}) {
@@ -44,6 +45,7 @@ export async function openReport(browser, reportPath, options = {}) {
     colorScheme: options.colorScheme || 'light',
   });
   const page = await context.newPage();
+  if (options.initScript) await page.addInitScript(options.initScript);
   const url = pathToFileURL(path.resolve(reportPath)).href;
   const problems = [];
   page.on('dialog', (d) => {

@@ -245,7 +245,8 @@ async function checkKeys(page) {
   check.that(await page.evaluate(() => document.activeElement.id !== 'search'), 'Esc leaves the search');
 }
 
-// A zoomed, searched icicle; then the sandwich: each reopened from its URL.
+// A zoomed, searched icicle; then the sandwich: each reopened from its URL;
+// then an address edited by hand.
 async function checkReopen(page) {
   const node = await page.evaluate((f) => {
     const { tree, profile } = window.stokeReport;
@@ -264,7 +265,12 @@ async function checkReopen(page) {
     for (const p of again.problems) check.that(false, 'reopened: ' + p);
     await again.page.context().close();
   }
-  await page.evaluate(() => window.stokeReport.setState({ view: 'flame', zoom: 0, icicle: false, query: '' }));
+  // An address edited by hand: what it leaves out goes back to its default.
+  await page.evaluate(() => { location.hash = '#search=zz'; });
+  await page.waitForFunction(() => window.stokeReport.state.query === 'zz');
+  const edited = await state(page);
+  check.equal([edited.view, edited.zoom, edited.icicle].join(), 'flame,0,false', 'an edited address resets the rest');
+  await search(page, '');
 }
 
 async function snapshot(page) {
