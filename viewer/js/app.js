@@ -130,7 +130,7 @@ function setState(app, change) {
   }
   app.view.setIcicle(s.icicle);
   if (researched) showSearch(app, s.query);
-  showView(app, retree, tab);
+  showView(app, tab);
   app.controls.show(s, app.profile.differential);
   const hash = stateToHash(s, defaultValueIndex(app.profile));
   if (hash !== location.hash && !(hash === '' && location.hash === '#')) {
@@ -174,7 +174,7 @@ function showColoring(app) {
 }
 
 // Shows the panel of the view picked, made up to date.
-function showView(app, retree, tab) {
+function showView(app, tab) {
   const { view } = app.state;
   $('graph').hidden = view !== 'flame';
   $('crumbs').hidden = view !== 'flame';
