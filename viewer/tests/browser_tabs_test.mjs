@@ -129,6 +129,7 @@ async function checkDiff(page) {
 // The function table of a diff tab has before and change columns; warmup,
 // gone after, is listed with its change.
 async function checkDiffTable(page) {
+  await page.keyboard.press('Escape'); // out of the search box, where t is typed
   await page.keyboard.press('t');
   const rows = await page.$$eval('table.functions tr', (trs) => trs.map((tr) =>
     [...tr.children].map((c) => c.textContent).join('|')));
