@@ -17,6 +17,7 @@
 #include "string_pool.h"
 
 #define REPORT_DATA_VERSION 3
+#define STRING_RESTART 16 /* every 16th string is written whole */
 
 /* What the tabs share: strings and frames, and per tab the index in the
  * shared frame table of each of its profile's frames. */
@@ -152,19 +153,32 @@ static const struct {
 };
 
 /* The sorted pool front-coded: string i is the first shared[i] UTF-16 code
- * units of string i - 1 followed by rest[i]. */
+ * units of string i - 1 followed by rest[i]; every STRING_RESTART-th string
+ * is whole (shared 0), so the viewer decodes any string from the nearest
+ * whole one instead of from the first. */
+/* The bytes string i shares with string i - 1 (0 at a restart point), and
+ * in *units that length in UTF-16 code units. */
+static size_t shared_prefix(const struct string_pool *pool, size_t i, size_t *units)
+{
+    *units = 0;
+    if (i % STRING_RESTART == 0)
+        return 0;
+    return utf8_common_prefix(pool->strings[i - 1], pool->strings[i], units);
+}
+
 static void write_strings(FILE *out, const struct string_pool *pool)
 {
     size_t units;
-    fputs(",\n\"strings\":{\"shared\":[0", out); /* string 0 has no predecessor */
-    for (size_t i = 1; i < pool->count; i++) {
-        utf8_common_prefix(pool->strings[i - 1], pool->strings[i], &units);
-        fputc(',', out);
+    fputs(",\n\"strings\":{\"shared\":[", out);
+    for (size_t i = 0; i < pool->count; i++) {
+        shared_prefix(pool, i, &units);
+        if (i)
+            fputc(',', out);
         write_u64(out, units);
     }
     fputs("],\n\"rest\":[", out);
     for (size_t i = 0; i < pool->count; i++) {
-        size_t bytes = i ? utf8_common_prefix(pool->strings[i - 1], pool->strings[i], &units) : 0;
+        size_t bytes = shared_prefix(pool, i, &units);
         if (i)
             fputs(i % 64 ? "," : ",\n", out);
         escape_json_string(out, pool->strings[i] + bytes);

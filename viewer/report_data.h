@@ -18,7 +18,9 @@
  *
  * The string pool is sorted and front-coded: string 0 is "", string i is
  * the first shared[i] UTF-16 code units of string i - 1, then rest[i]
- * (names of one program share long prefixes: namespaces, classes).
+ * (names of one program share long prefixes: namespaces, classes). Every
+ * 16th string (i % 16 == 0) is whole, so any string decodes from at most 15
+ * before it.
  *
  * "differential":1 only on a tab with at least two values: value 0 is
  * before, value 1 after.

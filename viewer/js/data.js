@@ -10,7 +10,8 @@ const DATA_VERSION = 3;
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-// Resolves to { title, strings, frames, tabs: [{ name, differential, raw }] }.
+// Resolves to { title, strings (a StringPool), frames, tabs: [{ name,
+// differential, raw }] }.
 async function readEmbeddedReport(doc) {
   const packed = base64Bytes(doc.getElementById('stoke-data').textContent.trim());
   const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
@@ -23,7 +24,7 @@ async function readEmbeddedReport(doc) {
   const frames = raw.frames;
   return {
     title: raw.title,
-    strings: decodeStrings(raw.strings),
+    strings: new StringPool(raw.strings),
     frames: {
       name: Int32Array.from(frames.name),
       module: Int32Array.from(frames.module),
@@ -64,14 +65,35 @@ function base64BytesByTable(text) {
   return bytes;
 }
 
-// The front-coded string pool (report_data.h) as an array of strings.
-function decodeStrings({ shared, rest }) {
-  const strings = new Array(rest.length);
-  let previous = '';
-  for (let i = 0; i < rest.length; i++) {
-    previous = strings[i] = shared[i] > 0 ? previous.slice(0, shared[i]) + rest[i] : rest[i];
+// The front-coded string pool (report_data.h), each string decoded when
+// first asked for (a first paint needs the few names it draws): at(i) and
+// indexOf(text), as an array of strings has them. The writer starts over
+// with a whole string every STRING_RESTART strings, so a string decodes
+// from at most that many before it.
+class StringPool {
+  constructor({ shared, rest }) {
+    this.shared = shared;
+    this.rest = rest;
+    this.decoded = new Array(rest.length);
+    this.length = rest.length;
   }
-  return strings;
+
+  at(i) {
+    if (this.decoded[i] !== undefined) return this.decoded[i];
+    const { shared, rest, decoded } = this;
+    let from = i;
+    while (from > 0 && shared[from] > 0 && decoded[from - 1] === undefined) from--;
+    let previous = from > 0 && shared[from] > 0 ? decoded[from - 1] : '';
+    for (let k = from; k <= i; k++) {
+      previous = decoded[k] = shared[k] > 0 ? previous.slice(0, shared[k]) + rest[k] : rest[k];
+    }
+    return previous;
+  }
+
+  indexOf(text) {
+    for (let i = 0; i < this.length; i++) if (this.at(i) === text) return i;
+    return -1;
+  }
 }
 
 // The profile of tab index, in the form every view reads. The raw arrays
@@ -107,5 +129,5 @@ function decodeTab(report, index) {
 }
 
 function frameNameOf(profile, frame) {
-  return profile.strings[profile.frameName[frame]];
+  return profile.strings.at(profile.frameName[frame]);
 }

@@ -108,7 +108,7 @@ class KindColoring {
     if (c === undefined) {
       const p = this.profile;
       const style = KINDS[p.frameKind[frame]] || KINDS[4];
-      c = this.palette.color(style, nameHash(p.strings[p.frameName[frame]]));
+      c = this.palette.color(style, nameHash(p.strings.at(p.frameName[frame])));
       this.frameColors[frame] = c;
     }
     return c;
@@ -146,7 +146,7 @@ class NameColoring {
     const name = this.profile.frameName[frame];
     let c = this.stringColors.get(name);
     if (c === undefined) {
-      c = this.palette.color(NAME_STYLE, nameHash(this.profile.strings[name]));
+      c = this.palette.color(NAME_STYLE, nameHash(this.profile.strings.at(name)));
       this.stringColors.set(name, c);
     }
     return c;

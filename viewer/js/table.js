@@ -19,7 +19,7 @@ class FunctionTable {
     const shown = [];
     let matching = 0;
     for (const row of view.rows) {
-      if (view.matcher && !view.matcher.test(view.profile.strings[row.name])) continue;
+      if (view.matcher && !view.matcher.test(view.profile.strings.at(row.name))) continue;
       matching++;
       if (shown.length < TABLE_ROWS_SHOWN) shown.push(row);
     }
@@ -37,8 +37,8 @@ class FunctionTable {
 
   columns(view) {
     const cols = [
-      { key: 'name', label: 'Function', cell: (r) => view.profile.strings[r.name] },
-      { key: null, label: 'Module', cell: (r) => view.profile.strings[view.profile.frameModule[r.frame]] },
+      { key: 'name', label: 'Function', cell: (r) => view.profile.strings.at(r.name) },
+      { key: null, label: 'Module', cell: (r) => view.profile.strings.at(view.profile.frameModule[r.frame]) },
       { key: 'self', label: 'Self', cell: (r) => view.measure.format(r.self), num: true },
       { key: null, label: 'Self %', cell: (r) => formatPercent(r.self, view.whole), num: true },
       { key: 'total', label: 'Total', cell: (r) => view.measure.format(r.total), num: true },
@@ -87,10 +87,10 @@ class FunctionTable {
         td.textContent = col.cell(r);
         tr.append(td);
       }
-      tr.title = view.profile.strings[r.name];
-      tr.addEventListener('click', () => this.onPick(view.profile.strings[r.name]));
+      tr.title = view.profile.strings.at(r.name);
+      tr.addEventListener('click', () => this.onPick(view.profile.strings.at(r.name)));
       tr.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') this.onPick(view.profile.strings[r.name]);
+        if (e.key === 'Enter') this.onPick(view.profile.strings.at(r.name));
       });
       tbody.append(tr);
     }

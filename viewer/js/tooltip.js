@@ -78,8 +78,8 @@ function describeHit(hit, tree, profile, measure) {
 function frameFacts(profile, frame) {
   const facts = [];
   const kind = KINDS[profile.frameKind[frame]];
-  const module = profile.strings[profile.frameModule[frame]];
-  const file = profile.strings[profile.frameFile[frame]];
+  const module = profile.strings.at(profile.frameModule[frame]);
+  const file = profile.strings.at(profile.frameFile[frame]);
   const line = profile.frameLine[frame];
   facts.push(['Module', (module || '\u2014') + (kind ? ' (' + kind.label + ')' : '')]);
   if (file) facts.push(['Source', line > 0 ? file + ':' + line : file]);

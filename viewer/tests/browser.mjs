@@ -73,7 +73,7 @@ export async function nodeRect(page, name) {
   return page.evaluate((n) => {
     const { tree, profile, view } = window.stokeReport;
     for (let i = 1; i < tree.n; i++) {
-      if (profile.strings[profile.frameName[tree.frame[i]]] === n) {
+      if (profile.strings.at(profile.frameName[tree.frame[i]]) === n) {
         const rect = view.clientRectOf(i);
         if (rect) return rect;
       }

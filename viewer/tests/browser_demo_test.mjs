@@ -72,7 +72,7 @@ async function checkText(page) {
   const labels = await page.evaluate(() => {
     const { tree, profile } = window.stokeReport;
     const out = [];
-    for (let i = 1; i < tree.n; i++) out.push(profile.strings[profile.frameName[tree.frame[i]]]);
+    for (let i = 1; i < tree.n; i++) out.push(profile.strings.at(profile.frameName[tree.frame[i]]));
     return out;
   });
   for (const name of HOSTILE_NAMES) check.that(labels.includes(name), 'frame named ' + JSON.stringify(name));
@@ -140,7 +140,7 @@ async function checkZoom(page) {
   const after = await page.evaluate(() => {
     const { tree, profile, view, state } = window.stokeReport;
     const crumbs = [...document.querySelectorAll('#crumbs button')].map((b) => b.textContent);
-    return { zoomName: profile.strings[profile.frameName[tree.frame[state.zoom]]],
+    return { zoomName: profile.strings.at(profile.frameName[tree.frame[state.zoom]]),
              rect: view.clientRectOf(state.zoom), width: view.width, crumbs };
   });
   check.equal(after.zoomName, 'main', 'zoomed node');

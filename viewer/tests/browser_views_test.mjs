@@ -96,7 +96,7 @@ async function checkZoom(page) {
   await page.mouse.click(rect.x + Math.min(rect.width / 2, 20), rect.y + rect.height / 2);
   const zoomed = await page.evaluate(() => {
     const { tree, profile, view, state } = window.stokeReport;
-    return { name: profile.strings[profile.frameName[tree.frame[state.zoom]]],
+    return { name: profile.strings.at(profile.frameName[tree.frame[state.zoom]]),
              width: view.clientRectOf(state.zoom)?.width, full: view.width };
   });
   check.equal(zoomed.name, fn, 'click zooms to the frame clicked');
@@ -137,7 +137,7 @@ async function checkTable(page) {
   const skip = new Set(await page.evaluate(() => {
     const { profile } = window.stokeReport;
     const names = [];
-    profile.frameKind.forEach((k, f) => { if (k >= 5) names.push(profile.strings[profile.frameName[f]]); });
+    profile.frameKind.forEach((k, f) => { if (k >= 5) names.push(profile.strings.at(profile.frameName[f])); });
     return names;
   }));
   const want = functionTotals(stacks, skip);
@@ -165,7 +165,7 @@ async function sandwichFacts(page) {
       const kids = [];
       for (let k = tree.childStart[0]; k < tree.childStart[1]; k++) {
         const c = tree.children[k];
-        kids.push([profile.strings[profile.frameName[tree.frame[c]]], tree.total[c]]);
+        kids.push([profile.strings.at(profile.frameName[tree.frame[c]]), tree.total[c]]);
       }
       return { total: tree.total[0], kids };
     };
@@ -207,7 +207,7 @@ async function checkSandwich(page) {
   await page.click('#sandwich-zoom');
   const back = await page.evaluate(() => {
     const { tree, profile, state } = window.stokeReport;
-    return state.view + ':' + profile.strings[profile.frameName[tree.frame[state.zoom]]];
+    return state.view + ':' + profile.strings.at(profile.frameName[tree.frame[state.zoom]]);
   });
   check.equal(back, 'flame:' + fn, '"Show in the flame graph" zooms to the function');
   await page.keyboard.press('Escape');
@@ -217,7 +217,7 @@ async function checkColours(page) {
   const colourOf = () => page.evaluate((f) => {
     const { tree, profile, view } = window.stokeReport;
     for (let i = 1; i < tree.n; i++) {
-      if (profile.strings[profile.frameName[tree.frame[i]]] === f) return view.coloring.nodeColor(tree, i);
+      if (profile.strings.at(profile.frameName[tree.frame[i]]) === f) return view.coloring.nodeColor(tree, i);
     }
     return null;
   }, fn);
@@ -250,7 +250,7 @@ async function checkKeys(page) {
 async function checkReopen(page) {
   const node = await page.evaluate((f) => {
     const { tree, profile } = window.stokeReport;
-    for (let i = 1; i < tree.n; i++) if (profile.strings[profile.frameName[tree.frame[i]]] === f) return i;
+    for (let i = 1; i < tree.n; i++) if (profile.strings.at(profile.frameName[tree.frame[i]]) === f) return i;
     return 0;
   }, fn);
   await page.evaluate((z) => window.stokeReport.setState({ zoom: z, icicle: true }), node);
