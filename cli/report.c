@@ -1,8 +1,9 @@
 /*
  * report.c - `stoke report PATH [-o OUT] [--folded] [--measure M]
  * [--threads]`: turns a trace, a heap snapshot, or a directory of them (or
- * a file of folded stacks, see folded_report.h) into an HTML flame graph (by default next to PATH; tabs when there are heap
- * snapshots) or folded stacks (by default on stdout), offline. Never reads
+ * a file of folded stacks, see folded_report.h) into an HTML flame graph
+ * (by default next to PATH; tabs when there are heap snapshots) or folded
+ * stacks (by default on stdout), offline. Never reads
  * a trace or formats a report itself: it wires the loader to a writer.
  */
 #include <getopt.h>
