@@ -29,9 +29,10 @@ if [ -n "$missing" ]; then
         $missing >&2
 fi
 
-# The browser tests drive Debian's chromium with playwright-core (no browser download).
-if [ ! -d viewer/node_modules/playwright-core ]; then
-    echo "setup: installing playwright-core into viewer/node_modules" >&2
+# The browser tests drive Debian's chromium with playwright-core (no browser download);
+# bench/viewer_bench.mjs compares the report with d3-flame-graph.
+if [ ! -d viewer/node_modules/playwright-core ] || [ ! -d viewer/node_modules/d3-flame-graph ]; then
+    echo "setup: installing playwright-core and d3-flame-graph into viewer/node_modules" >&2
     npm ci --prefix viewer --no-audit --no-fund >&2
 fi
 

@@ -13,8 +13,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "data_block.h"
 #include "escape.h"
-#include "report_data.h"
 #include "shell.h"
 
 #define MARKER_PREFIX "<!--stoke:"
@@ -40,7 +40,7 @@ static int write_title(FILE *out, const struct page *page)
 
 static int write_data(FILE *out, const struct page *page)
 {
-    return report_data_write(out, page->tabs, page->ntabs, page->title);
+    return data_block_write(out, page->tabs, page->ntabs, page->title);
 }
 
 static const struct slot slots[] = {
