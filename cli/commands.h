@@ -14,10 +14,12 @@ int record_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 int diff_main(int argc, char **argv);
 int heap_main(int argc, char **argv);
+int top_main(int argc, char **argv);
 
 void record_usage(FILE *out);
 void report_usage(FILE *out);
 void diff_usage(FILE *out);
 void heap_usage(FILE *out);
+void top_usage(FILE *out);
 
 #endif

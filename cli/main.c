@@ -20,6 +20,7 @@ static const struct command commands[] = {
     {"report", report_main, report_usage},
     {"diff", diff_main, diff_usage},
     {"heap", heap_main, heap_usage},
+    {"top", top_main, top_usage},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -34,6 +35,7 @@ static void usage(FILE *out)
                  "  report PATH [options]                   make a report from traces\n"
                  "  diff BEFORE AFTER [options]             compare two snapshots or traces\n"
                  "  heap PID [options]                      take a heap snapshot of PID now\n"
+                 "  top PATH                                the hottest functions of traces\n"
                  "  help [COMMAND]                          show help\n"
                  "\n"
                  "`stoke COMMAND --help` shows a command's options; docs/usage.md has them all.\n"
@@ -56,8 +58,8 @@ static int help(const char *topic)
     }
     const struct command *c = find_command(topic);
     if (!c) {
-        fprintf(stderr, "stoke: no help for '%s'; the commands are record, report, diff and "
-                        "heap\n", topic);
+        fprintf(stderr, "stoke: no help for '%s'; the commands are record, report, diff, "
+                        "heap and top\n", topic);
         return EXIT_USAGE;
     }
     c->usage(stdout);

@@ -6,7 +6,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
-libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium"
+libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
+wrk apache2-utils"
 
 missing=""
 for p in $packages; do
