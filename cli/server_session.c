@@ -138,10 +138,10 @@ static void signal_load(const struct session *s, int sig)
         kill(-s->load.pid, sig);
 }
 
+/* Each process once: a server such as redis takes a second SIGINT during
+ * its shutdown as the order to quit at once. */
 static void signal_server(const struct session *s, int sig)
 {
-    if (s->server)
-        kill(-s->server, sig);
     signal_descendants(sig, s->load_running ? s->load.pid : 0);
 }
 
@@ -315,8 +315,11 @@ static void close_session(struct session *s)
 
 static void finish(struct session *s, int status, struct session_result *result)
 {
-    if (s->interrupts)
+    if (s->interrupts) {
+        fprintf(stderr, "stoke: interrupted; stopping (interrupt again to stop at once, "
+                        "without a report)\n");
         status = 128 + SIGINT;
+    }
     stop_everything(s);
     *result = (struct session_result){
         .status = status,

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
 libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
-wrk apache2-utils"
+wrk apache2-utils nginx-light redis-server"
 
 missing=""
 for p in $packages; do

@@ -24,12 +24,21 @@
   collect_only      --collect-only writes traces and load.txt, no report;
                     stoke report DIR then puts the load output in the report
   open_report       --open runs $BROWSER with the report's path
+  nginx_workers     nginx from Debian (master + 2 workers) under wrk: every
+                    worker has samples in the report, nothing is left running
+  redis             redis-server from Debian under redis-benchmark: its
+                    command loop is in the profile, it shut down cleanly
+  interrupt         Ctrl-C (SIGINT to stoke) during the load: the server stops
+                    through its handler, the report is written, exit 130; a
+                    second one with a server that ignores SIGINT stops at once
 
 usage: test_server.py CASE
 """
 import os
 import re
+import signal
 import socket
+import subprocess
 import sys
 import time
 
@@ -40,13 +49,23 @@ sys.path.insert(0, VIEWER_TOOLS)
 from report_data import load_report_data  # noqa: E402
 
 HTTP_SERVER = os.environ["E2E_HTTP_SERVER"]
-WRK = "wrk -t1 -c4 -d2s http://127.0.0.1:$PORT/"
-AB = "ab -n 1500 -c 4 http://127.0.0.1:${PORT}/"
+TOOLS = {name: os.environ.get(f"E2E_{name}", "") for name in
+         ("WRK", "AB", "NGINX", "REDIS_SERVER", "REDIS_BENCHMARK")}
+WRK = f"{TOOLS['WRK']} -t1 -c4 -d2s http://127.0.0.1:$PORT/"
+AB = f"{TOOLS['AB']} -n 1500 -c 4 http://127.0.0.1:${{PORT}}/"
+
+
+def needs(*names):
+    """Fails clearly when a tool the case runs is not installed."""
+    for name in names:
+        expect(os.access(TOOLS[name], os.X_OK), f"needs {name.lower().replace('_', '-')} "
+               "(wrk, apache2-utils, nginx-light, redis-server from apt); run scripts/setup.sh")
 PORT_FOUND = re.compile(r"stoke: the server listens on port (\d+)")
 
 
 def record_server(out, server, options, expect_status=0, timeout=40):
     """stoke record -o out OPTIONS -- server; checks the exit status."""
+    needs("WRK", "AB")
     result = run([STOKE, "record", "-o", out, *options, "--", *server], timeout=timeout)
     expect(result.returncode == expect_status,
            f"stoke record exited {result.returncode}, expected {expect_status}",
@@ -280,8 +299,119 @@ def open_report():
         expect(f.read().strip().endswith("flamegraph.html"), "$BROWSER got another path")
 
 
+NGINX_CONF = """user root;
+worker_processes 2;
+daemon off;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 256; }}
+http {{
+  access_log off;
+  client_body_temp_path {dir}/tmp;
+  proxy_temp_path {dir}/tmp;
+  fastcgi_temp_path {dir}/tmp;
+  uwsgi_temp_path {dir}/tmp;
+  scgi_temp_path {dir}/tmp;
+  server {{ listen 127.0.0.1:{port}; location / {{ return 200 "hello"; }} }}
+}}
+"""
+
+
+def expect_all_gone(pids):
+    for pid in pids:
+        expect_no_process(pid)
+
+
+def nginx_workers():
+    work = fresh_dir("nginx_workers")
+    out = os.path.join(work, "out")
+    os.makedirs(os.path.join(work, "tmp"))
+    conf = os.path.join(work, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(NGINX_CONF.format(dir=work, port=free_port()))
+    needs("NGINX", "WRK")
+    result = record_server(out, [TOOLS["NGINX"], "-p", work, "-c", conf], ["-P", WRK])
+    expect("Requests/sec:" in text(result.stdout), "wrk did not run", describe(result))
+    path, _ = report_of(out)
+    processes = load_report_data(path)["processes"]
+    busy = [p for p in processes if p["comm"] == "nginx" and p["samples"] > 0]
+    expect(len(processes) == 3 and len(busy) >= 2,
+           "expected nginx's master and both workers, the workers with samples",
+           str(processes))
+    expect_all_gone(p["pid"] for p in processes)
+
+
+def redis():
+    needs("REDIS_SERVER", "REDIS_BENCHMARK")
+    out = fresh_dir("redis")
+    result = record_server(out, [TOOLS["REDIS_SERVER"], "--port", str(free_port()), "--save",
+                                 "", "--appendonly", "no"],
+                           ["-P", f"{TOOLS['REDIS_BENCHMARK']} -p $PORT -n 20000 -q -t set,get"])
+    expect("GET:" in text(result.stdout), "redis-benchmark did not run", describe(result))
+    expect("Redis is now ready to exit" in text(result.stdout),
+           "redis did not shut down through its SIGINT handler", describe(result))
+    top = run([STOKE, "top", out])
+    expect("processCommand" in text(top.stdout) or "readQueryFromClient" in text(top.stdout),
+           "redis's command loop is not among the hottest functions", describe(top))
+    path, _ = report_of(out)
+    expect_all_gone(p["pid"] for p in load_report_data(path)["processes"])
+
+
+def start_until(out, server, options, marker):
+    """Starts stoke record in the background; returns it once its stderr
+    shows marker (the lines read so far in .seen)."""
+    stoke = subprocess.Popen([STOKE, "record", "-o", out, *options, "--", *server],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stoke.seen = ""
+    while marker not in stoke.seen:
+        line = stoke.stderr.readline()
+        if not line:
+            stoke.kill()
+            expect(False, f"stoke ended before saying {marker!r}", stoke.seen)
+        stoke.seen += line
+    return stoke
+
+
+def finish(stoke):
+    try:
+        out, err = stoke.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        stoke.kill()
+        raise
+    return stoke.returncode, out, stoke.seen + err
+
+
+def interrupt():
+    out = fresh_dir("interrupt")
+    stoke = start_until(out, [HTTP_SERVER], ["-P", WRK.replace("2s", "30s")], "running the load")
+    time.sleep(1)
+    stoke.send_signal(signal.SIGINT)
+    status, stdout, stderr = finish(stoke)
+    details = f"status {status}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    expect(status == 130, "stoke did not exit 130 after Ctrl-C", details)
+    expect("http_server: shutting down" in stdout, "the server was not stopped gently", details)
+    report_of(out)
+
+    out = fresh_dir("interrupt_twice")
+    stoke = start_until(out, [program("toy_server"), "--ignore-sigint"],
+                        ["-P", "sleep 30", "--stop-timeout", "30s"], "running the load")
+    daemon_pid = int(re.search(r"\(pid (\d+)\)", stoke.seen).group(1))
+    stoke.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    started = time.monotonic()
+    stoke.send_signal(signal.SIGINT)
+    status, stdout, stderr = finish(stoke)
+    details = f"status {status}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    expect(time.monotonic() - started < 5, "the second Ctrl-C did not stop stoke at once",
+           details)
+    expect(status == 130 and "no report written" in stderr, "expected exit 130, no report",
+           details)
+    expect_no_process(daemon_pid)
+
+
 if __name__ == "__main__":
     sys.exit(main({f.__name__: f for f in [
         server_wrk, server_ab, server_forking, server_wrapped, server_late_bind,
         server_daemonizes, server_ignores_sigint, server_never_listens, server_exits_early,
-        load_fails, duration, port_option, collect_only, open_report]}))
+        load_fails, duration, port_option, collect_only, open_report, nginx_workers, redis,
+        interrupt]}))
