@@ -10,7 +10,9 @@
   server_ab         the same under ab
   server_forking    a pre-fork server (master + 2 workers) under wrk: every
                     process has its trace and its place in the report
-  server_wrapped    the server behind `sh -c` (not exec'd): found and stopped
+  server_wrapped    the server behind `sh -c` (not exec'd): found and stopped;
+                    the port channel reached it through sh's exec and is
+                    close-on-exec in it
   server_late_bind  a server that listens after 2 s
   server_daemonizes a server whose first process exits: its child is found
                     and stopped; nothing is left running
@@ -169,6 +171,8 @@ def server_wrapped():
     expect(found_port(result) == printed_port(result, r"listening on port (\d+)"),
            "stoke found another port than the wrapped server's", describe(result))
     expect_gentle_stop(result, "toy_server: SIGINT, stopping")
+    expect("toy_server: port channel open, close-on-exec" in text(result.stdout),
+           "the port channel is not open and close-on-exec in the server", describe(result))
 
 
 def server_late_bind():

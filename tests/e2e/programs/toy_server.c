@@ -11,9 +11,12 @@
  *
  * Prints "toy_server: listening on port N (pid P)" and, in its SIGINT
  * handler, "toy_server: SIGINT, stopping". Also checks that listen's
- * failure is reported as it would be without the agent.
+ * failure is reported as it would be without the agent, and says whether
+ * stoke's port channel (STOKE_PORT_FD), if any, is open here and
+ * close-on-exec: "toy_server: port channel open, close-on-exec".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -85,11 +88,23 @@ static void answer(int listener)
     }
 }
 
+static void describe_port_channel(void)
+{
+    const char *channel = getenv("STOKE_PORT_FD");
+    if (!channel)
+        return;
+    int flags = fcntl(atoi(channel), F_GETFD);
+    printf("toy_server: port channel %s\n", flags < 0               ? "closed"
+                                            : flags & FD_CLOEXEC ? "open, close-on-exec"
+                                                                 : "open, inherited by exec");
+}
+
 int main(int argc, char **argv)
 {
     double delay_ms = 0;
     int never = 0, exit_early = 0;
     setvbuf(stdout, NULL, _IOLBF, 0);
+    describe_port_channel();
     struct sigaction sa = {.sa_handler = on_sigint};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
