@@ -27,6 +27,12 @@ if [ -n "$missing" ]; then
         $missing >&2
 fi
 
+# autocannon, the load tool of the Node.js example (examples/node) and its test.
+if [ ! -d examples/node/node_modules/autocannon ]; then
+    echo "setup: installing autocannon into examples/node/node_modules" >&2
+    npm ci --prefix examples/node --no-audit --no-fund >&2
+fi
+
 # The browser tests drive Debian's chromium with playwright-core (no browser download).
 if [ ! -d viewer/node_modules/playwright-core ]; then
     echo "setup: installing playwright-core into viewer/node_modules" >&2
