@@ -124,6 +124,8 @@ static int set_port_channel(int fd)
     if (!fd)
         return unsetenv(STOKE_ENV_PORT_FD);
     int inheritable = fcntl(fd, F_DUPFD, PORT_FD_MIN);
+    if (inheritable < 0) /* a descriptor limit of 200 or less */
+        inheritable = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
     struct stat st;
     if (inheritable < 0 || fstat(inheritable, &st))
         return -1;

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* pipe2 */
 #include "load_command.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,18 +18,24 @@
 
 #define KEPT_OUTPUT_MAX (1 << 20)
 
+/* The length of a $PORT or ${PORT} at text, or 0 ($PORTS is another name). */
+static size_t port_reference(const char *text)
+{
+    if (!strncmp(text, "${PORT}", 7))
+        return 7;
+    if (!strncmp(text, "$PORT", 5) && !isalnum((unsigned char)text[5]) && text[5] != '_')
+        return 5;
+    return 0;
+}
+
 char *expand_port(const char *command, unsigned port)
 {
-    static const char *const names[] = {"${PORT}", "$PORT"};
     char digits[8];
     snprintf(digits, sizeof digits, "%u", port);
     char *out = stoke_xmalloc(strlen(command) * sizeof digits + 1);
     size_t n = 0;
     while (*command) {
-        size_t skip = 0;
-        for (size_t i = 0; i < 2 && !skip; i++)
-            if (!strncmp(command, names[i], strlen(names[i])))
-                skip = strlen(names[i]);
+        size_t skip = port_reference(command);
         if (skip) {
             memcpy(out + n, digits, strlen(digits));
             n += strlen(digits);

@@ -24,7 +24,8 @@ struct load_command {
     struct load_output output;
 };
 
-/* command with each $PORT and ${PORT} replaced by port (malloc'ed). */
+/* command with each $PORT and ${PORT} replaced by port (malloc'ed); a
+ * longer name such as $PORTS is left alone. */
 char *expand_port(const char *command, unsigned port);
 
 /* Starts `sh -c command` with stdin from /dev/null, stdout and stderr into

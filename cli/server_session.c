@@ -245,10 +245,10 @@ static void run_load(struct session *s, int *status)
         wait_events(s, now_ms() + 1000);
     load_command_pump(&s->load);
     char how[96];
-    if (s->load_running && !s->server_alive) {
+    if (!s->server_alive) { /* first: a load tool fails when its server crashes */
         describe_status(s->server_status, how, sizeof how);
-        fprintf(stderr, "stoke: the server ended (%s) during the load; stopping the load\n",
-                how);
+        fprintf(stderr, "stoke: the server ended (%s) during the load%s\n", how,
+                s->load_running ? "; stopping the load" : "");
         *status = EXIT_RUNTIME_FAILURE;
     } else if (!s->load_running && s->load_status != 0) {
         describe_status(s->load_status, how, sizeof how);

@@ -19,10 +19,13 @@
   server_ignores_sigint  SIGTERM after --stop-timeout
   server_never_listens   --wait expires: a clear error, exit 1, report written
   server_exits_early     the server ends before listening: exit 1, report
+  server_crashes    the server aborts on the first request: stoke says so
+                    (not that the load failed), writes the report, exits 1
   load_fails        a failing load command (exit 3, and one not found):
                     exit 1, server stopped, report written with the output
   duration          --duration without -P stops the server gently
-  port_option       --port skips detection: stoke waits until the port answers
+  port_option       --port skips detection: stoke waits until the port answers;
+                    $PORT and ${PORT} are replaced, $PORTS is not
   collect_only      --collect-only writes traces and load.txt, no report;
                     stoke report DIR then puts the load output in the report
   open_report       --open runs $BROWSER with the report's path
@@ -238,6 +241,17 @@ def server_exits_early():
     report_of(out)
 
 
+def server_crashes():
+    out = fresh_dir("server_crashes")
+    # listening after 1.5 s: the trace has a flushed second when it aborts
+    result = record_server(out, [program("toy_server"), "--delay-ms", "1500",
+                                 "--crash-on-request"],
+                           ["-P", AB.replace("1500", "50")], expect_status=1)
+    expect("the server ended (killed by SIGABRT (Aborted)) during the load"
+           in text(result.stderr), "stoke did not say the server crashed", describe(result))
+    report_of(out)
+
+
 def load_fails():
     for name, load, says in [("load_fails", "echo load says hello; exit 3", "exit status 3"),
                              ("load_not_found", "no-such-load-tool $PORT",
@@ -273,8 +287,11 @@ def port_option():
     out = fresh_dir("port_option")
     port = free_port()
     result = record_server(out, [HTTP_SERVER, "--port", str(port)],
-                           ["-P", AB.replace("1500", "100"), "--port", str(port)])
+                           ["-P", "echo port=$PORT,${PORT},$PORTS; " + AB.replace("1500", "100"),
+                            "--port", str(port)])
     expect(found_port(result) == port, "stoke did not use --port", describe(result))
+    expect(f"port={port},{port}," in text(result.stdout), "$PORT and ${PORT} were not both "
+           "replaced, or $PORTS was taken for $PORT", describe(result))
     expect("Complete requests:" in text(result.stdout), "the load did not run",
            describe(result))
 
@@ -451,5 +468,5 @@ if __name__ == "__main__":
     sys.exit(main({f.__name__: f for f in [
         server_wrk, server_ab, server_forking, server_wrapped, server_late_bind,
         server_daemonizes, server_ignores_sigint, server_never_listens, server_exits_early,
-        load_fails, duration, port_option, collect_only, open_report, nginx_workers, redis,
+        server_crashes, load_fails, duration, port_option, collect_only, open_report, nginx_workers, redis,
         node_server, interrupt]}))

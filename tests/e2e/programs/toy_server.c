@@ -8,6 +8,7 @@
  *   --exit-before-listen  exit 3 instead of listening
  *   --ignore-sigint       ignore SIGINT (SIGTERM still ends it)
  *   --daemonize           fork, let the parent exit 0, go on in the child
+ *   --crash-on-request    abort() on the first connection
  *
  * Prints "toy_server: listening on port N (pid P)" and, in its SIGINT
  * handler, "toy_server: SIGINT, stopping". Also checks that listen's
@@ -73,12 +74,16 @@ static int listen_anywhere(void)
     return fd;
 }
 
+static int crash_on_request;
+
 static void answer(int listener)
 {
     while (!stopping) {
         int fd = accept(listener, NULL, NULL);
         if (fd < 0)
             continue;
+        if (crash_on_request)
+            abort();
         char request[2048];
         ssize_t ignored = read(fd, request, sizeof request);
         static const char reply[] = "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok";
@@ -117,6 +122,8 @@ int main(int argc, char **argv)
             exit_early = 1;
         else if (!strcmp(argv[i], "--ignore-sigint"))
             signal(SIGINT, SIG_IGN);
+        else if (!strcmp(argv[i], "--crash-on-request"))
+            crash_on_request = 1;
         else if (!strcmp(argv[i], "--daemonize") && (fork() > 0 || setsid() < 0))
             return 0;
     }
