@@ -103,7 +103,7 @@ static void wait_events(struct session *s, uint64_t deadline_ms)
 {
     struct pollfd fds[3] = {
         {.fd = s->signal_fd, .events = POLLIN},
-        {.fd = s->port ? -1 : s->channel.stoke_fd, .events = POLLIN},
+        {.fd = s->port || s->plan->port ? -1 : s->channel.stoke_fd, .events = POLLIN},
         {.fd = s->load.output_fd, .events = POLLIN},
     };
     if (s->duration_end_ms && s->duration_end_ms < deadline_ms)
@@ -114,7 +114,7 @@ static void wait_events(struct session *s, uint64_t deadline_ms)
         return;
     if (fds[0].revents)
         read_signals(s);
-    if (fds[1].revents && !s->port)
+    if (fds[1].revents)
         s->port = port_channel_receive(&s->channel, &s->port_pid);
     if (fds[2].revents)
         load_command_pump(&s->load);
