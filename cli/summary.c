@@ -6,6 +6,7 @@
  * self samples, with their total (self and callees) share. Reads the
  * profile only; never changes it.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "summary.h"
 
 #include <inttypes.h>
@@ -145,13 +146,11 @@ static int by_name_and_module(const struct hot_function *x, const struct hot_fun
     return c ? c : strcmp(x->module, y->module);
 }
 
-/* Sorts frame indices by the function they belong to. */
-static const struct stoke_frame *sorted_frames;
-
-static int frames_by_function(const void *a, const void *b)
+/* Sorts indices into the frames by the function they belong to. */
+static int frames_by_function(const void *a, const void *b, void *frames)
 {
-    const struct stoke_frame *x = &sorted_frames[*(const uint32_t *)a];
-    const struct stoke_frame *y = &sorted_frames[*(const uint32_t *)b];
+    const struct stoke_frame *x = (const struct stoke_frame *)frames + *(const uint32_t *)a;
+    const struct stoke_frame *y = (const struct stoke_frame *)frames + *(const uint32_t *)b;
     int c = strcmp(x->name, y->name);
     return c ? c : strcmp(x->module, y->module);
 }
@@ -174,8 +173,7 @@ static size_t merge_frames(const struct stoke_profile *p, struct hot_function *f
         return 0;
     for (size_t i = 0; i < p->nframes; i++)
         order[i] = (uint32_t)i;
-    sorted_frames = p->frames;
-    qsort(order, p->nframes, sizeof *order, frames_by_function);
+    qsort_r(order, p->nframes, sizeof *order, frames_by_function, p->frames);
     size_t n = 0;
     for (size_t i = 0; i < p->nframes; i++) {
         const struct stoke_frame *f = &p->frames[order[i]];

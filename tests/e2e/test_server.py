@@ -393,7 +393,16 @@ def node_server():
                                  os.path.join(NODE_EXAMPLE, "server.js")],
                            ["-P", f"{TOOLS['AUTOCANNON']} -d 2 http://127.0.0.1:$PORT/"])
     expect_gentle_stop(result, "server.js: shutting down")
-    _, html = report_of(out)
+    path, html = report_of(out)
+    try:
+        expect_javascript_stacks(result, out, html)
+    finally:  # node leaves its perf map behind
+        for process in load_report_data(path)["processes"]:
+            if os.path.exists(f"/tmp/perf-{process['pid']}.map"):
+                os.remove(f"/tmp/perf-{process['pid']}.map")
+
+
+def expect_javascript_stacks(result, out, html):
     expect("requests in" in html, "autocannon's output is not in the report")
     hottest = re.search(r"^\s+[\d.]+%\s+[\d.]+%\s+(.*)$", text(result.stderr), re.M)
     expect(hottest and "renderTree" in hottest.group(1) and "server.js" in hottest.group(1),
