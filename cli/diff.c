@@ -230,7 +230,7 @@ static int write_diff_html(const struct stoke_profile *diff, const struct diff_o
     snprintf(title, sizeof title, "stoke diff: %s -> %s", opt->before, opt->after);
     snprintf(name, sizeof name, "diff of %s", what);
     struct stoke_html_tab tab = {name, diff, 1};
-    if (write_html_tabs_file(&tab, 1, title, path, err, sizeof err)) {
+    if (write_html_tabs_file(&tab, 1, title, NULL, path, err, sizeof err)) {
         fprintf(stderr, "stoke: %s\n", err);
         return -1;
     }

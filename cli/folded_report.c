@@ -40,7 +40,7 @@ int report_folded_stacks(const char *input, const char *output, int format)
     int to_file = output || name;
     if (format == FORMAT_HTML) {
         struct stoke_html_tab tab = {FOLDED_TAB_NAME, p, 0};
-        failed = write_html_tabs_file(&tab, 1, base_name(input), path, err, sizeof err);
+        failed = write_html_tabs_file(&tab, 1, base_name(input), NULL, path, err, sizeof err);
     } else {
         failed = write_format_file(format, p, 0, to_file ? path : NULL, err, sizeof err);
     }

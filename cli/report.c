@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
 #include "export.h"

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
 libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
 protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev zlib1g-dev
-libcurl4-openssl-dev protobuf-compiler golang-go"
+libcurl4-openssl-dev protobuf-compiler golang-go
+wrk apache2-utils nginx-light redis-server"
 
 missing=""
 for p in $packages; do
@@ -27,6 +28,12 @@ if [ -n "$missing" ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
         $missing >&2
+fi
+
+# autocannon, the load tool of the Node.js example (examples/node) and its test.
+if [ ! -d examples/node/node_modules/autocannon ]; then
+    echo "setup: installing autocannon into examples/node/node_modules" >&2
+    npm ci --prefix examples/node --no-audit --no-fund >&2
 fi
 
 # The browser tests drive Debian's chromium with playwright-core (no browser download);
