@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
 #include "load_output.h"
