@@ -1,8 +1,9 @@
 /*
  * recording_report.c - loads every profile of a recording (the CPU traces
  * as one, each heap snapshot on its own), writes them as one HTML report
- * and prints the summary; see recording_report.h. Owns the tabs' order and
- * names. Never formats profile data itself: the viewer and the summaries do.
+ * and prints the summary; see recording_report.h. A recording of several
+ * processes gets two CPU tabs: merged by command first, then by process.
+ * Owns the tabs' order and names. Never formats profile data itself: the viewer and the summaries do.
  */
 #include "recording_report.h"
 
@@ -20,10 +21,13 @@
 #define LARGEST_STACKS_SHOWN 5
 #define TAB_NAME_MAX 160
 
-/* The profiles of a recording: CPU (NULL without CPU traces), then the
- * snapshots that could be loaded, in the recording's order. */
+/* The profiles of a recording: CPU (NULL without CPU traces) with a stack
+ * root per process, the same merged by command (NULL unless it has
+ * several processes), then the snapshots that could be loaded, in the
+ * recording's order. */
 struct profiles {
     struct stoke_profile *cpu;
+    struct stoke_profile *cpu_merged;
     struct stoke_profile **heap;
     size_t nheap;
 };
@@ -35,6 +39,12 @@ static void load_profiles(const struct recording *r, const struct stoke_load_opt
     out->cpu = r->ncpu ? load_cpu_profile(r, opt, err, sizeof err) : NULL;
     if (r->ncpu && !out->cpu)
         fprintf(stderr, "stoke: %s\n", err);
+    out->cpu_merged = NULL;
+    if (out->cpu && out->cpu->nprocs > 1) {
+        struct stoke_load_options merged = *opt;
+        merged.merge_processes = 1;
+        out->cpu_merged = load_cpu_profile(r, &merged, err, sizeof err);
+    }
     out->heap = stoke_xmalloc((r->nsnapshots ? r->nsnapshots : 1) * sizeof *out->heap);
     out->nheap = 0;
     for (size_t i = 0; i < r->nsnapshots; i++) {
@@ -50,6 +60,7 @@ static void load_profiles(const struct recording *r, const struct stoke_load_opt
 static void free_profiles(struct profiles *p)
 {
     stoke_profile_free(p->cpu);
+    stoke_profile_free(p->cpu_merged);
     for (size_t i = 0; i < p->nheap; i++)
         stoke_profile_free(p->heap[i]);
     free(p->heap);
@@ -84,8 +95,10 @@ static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke
     struct stoke_html_tab *tabs = stoke_xmalloc(ntabs * sizeof *tabs);
     char (*names)[TAB_NAME_MAX] = stoke_xmalloc(ntabs * sizeof *names);
     size_t n = 0;
+    if (p->cpu_merged)
+        tabs[n++] = (struct stoke_html_tab){"CPU", p->cpu_merged, 0};
     if (p->cpu)
-        tabs[n++] = (struct stoke_html_tab){"CPU", p->cpu, 0};
+        tabs[n++] = (struct stoke_html_tab){p->cpu_merged ? "CPU by process" : "CPU", p->cpu, 0};
     for (size_t i = 0; i < p->nheap; i++, n++) {
         name_snapshot_tab(&p->heap[i]->procs[0], several_processes(p), names[n], TAB_NAME_MAX);
         tabs[n] = (struct stoke_html_tab){names[n], p->heap[i], 0};
@@ -99,7 +112,7 @@ static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke
 static int write_report(const struct profiles *p, const char *load_output, const char *path)
 {
     char err[PATH_MAX + 256];
-    size_t ntabs = (p->cpu != NULL) + p->nheap;
+    size_t ntabs = (p->cpu != NULL) + (p->cpu_merged != NULL) + p->nheap;
     const struct stoke_html_note note = {"Load command output", load_output};
     int rc = ntabs == 1 && !load_output
                  ? write_html_file(p->cpu ? p->cpu : p->heap[0], path, err, sizeof err)

@@ -49,6 +49,7 @@ struct loader {
     struct stoke_profile *profile;
     const char *path;
     int split_threads;
+    int merge_processes;
     size_t proc;                  /* index in profile->procs, or NO_PROCESS */
     uint32_t root;                /* the "comm (pid)" frame */
     char *exe;                    /* main executable path from PROCESS */
@@ -97,6 +98,14 @@ static uint32_t named_frame(struct loader *l, const char *name, uint64_t id, uin
     return synthetic_frame(l, text, kind);
 }
 
+/* The one root of every process of a command, when processes are merged. */
+static uint32_t merged_process_frame(struct loader *l, const char *comm)
+{
+    char text[512];
+    snprintf(text, sizeof text, "%s (all processes)", comm);
+    return synthetic_frame(l, text, STOKE_KIND_PROCESS);
+}
+
 /* --- PROCESS -------------------------------------------------------------- */
 
 static void start_process(struct loader *l, uint64_t pid, const char *comm, char *exe)
@@ -107,7 +116,8 @@ static void start_process(struct loader *l, uint64_t pid, const char *comm, char
     s->pid = (uint32_t)pid;
     s->comm = stoke_xstrdup(comm);
     s->trace_path = stoke_xstrdup(l->path);
-    l->root = named_frame(l, comm, pid, STOKE_KIND_PROCESS);
+    l->root = l->merge_processes ? merged_process_frame(l, comm)
+                                 : named_frame(l, comm, pid, STOKE_KIND_PROCESS);
     s->root_frame = l->root;
     l->symbolizer = stoke_symbolizer_new(l->profile, l->path, (uint32_t)pid);
 }
@@ -475,6 +485,7 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
     struct loader l = {.profile = p, .path = path, .proc = NO_PROCESS};
     struct stoke_read_status st;
     l.split_threads = opt && opt->split_threads;
+    l.merge_processes = opt && opt->merge_processes;
     int rc = stoke_read_trace(path, on_record, &l, &st, err, errlen);
     if (rc == 0 && l.proc != NO_PROCESS)
         settle_kind(&l, STOKE_PROFILE_CPU); /* neither samples nor HEAP: a CPU trace */

@@ -11,7 +11,9 @@
 #include "profile.h"
 
 struct stoke_load_options {
-    int split_threads; /* add a "name (tid)" frame under each process root */
+    int split_threads;   /* add a "name (tid)" frame under each process root */
+    int merge_processes; /* root the stacks of every process of one command at
+                          * one "comm (all processes)" frame, not "comm (pid)" */
 };
 
 /* Reads the trace at path and adds its samples to p, each stack rooted at a

@@ -28,7 +28,9 @@ def expect_offline(html):
 
 
 def expect_same_as_folded(html, trace_dir, options):
-    from_html = run([sys.executable, HTML_TO_FOLDED, html])
+    """The report's by-process tab (a recording of several processes has
+    one after the merged tab) holds exactly the stacks of --folded."""
+    from_html = run([sys.executable, HTML_TO_FOLDED, html, "--tab", "CPU by process"])
     expect(from_html.returncode == 0, f"cannot read the data of {html}", describe(from_html))
     folded = run([STOKE, "report", trace_dir, "--folded", *options])
     expect(folded.returncode == 0, "stoke report --folded failed", describe(folded))

@@ -26,7 +26,7 @@ from e2e_support import (SOURCES, VIEWER_TOOLS, expect, fresh_dir, main, program
                          report_folded, text, traces_in)
 
 sys.path.insert(0, VIEWER_TOOLS)
-from report_data import load_report_data  # noqa: E402
+from report_data import load_report_data, stacks  # noqa: E402
 
 TOLERANCE_POINTS = 5
 
@@ -66,6 +66,20 @@ def fork():
            "the child's trace holds the parent's samples", folded.top())
     expect(folded.with_frame("child_work", parent_root) == 0,
            "the parent's trace holds the child's samples", folded.top())
+    expect_merged_tab(out, folded)
+
+
+def expect_merged_tab(out, folded):
+    """The HTML's first tab merges the processes of one command under one
+    root, with every sample; its second splits them by process."""
+    path = os.path.join(out, "flamegraph.html")
+    merged, split = load_report_data(path, "CPU"), load_report_data(path, "CPU by process")
+    merged_stacks = list(stacks(merged, [0]))
+    roots = {stack[0] for stack, _ in merged_stacks}
+    expect(roots == {"forker (all processes)"}, f"merged tab roots: {sorted(roots)}")
+    expect(sum(v[0] for _, v in merged_stacks) == folded.total() ==
+           sum(v[0] for _, v in stacks(split, [0])),
+           "the merged and split tabs do not hold every sample once")
 
 
 def exec_():
