@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
 libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
 protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev zlib1g-dev
-libcurl4-openssl-dev protobuf-compiler golang-go"
+libcurl4-openssl-dev protobuf-compiler golang-go clang libclang-rt-14-dev"
 
 missing=""
 for p in $packages; do

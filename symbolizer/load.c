@@ -320,9 +320,10 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
     struct stoke_process_summary *s = summary(l);
     for (uint64_t i = 0; i < count; i++) {
         uint64_t id = stoke_field_u(f), delta_us = stoke_field_u(f);
-        int64_t weight = (int64_t)stoke_field_u(f) + 1;
-        if (f->bad || id >= MAX_STACK_ID)
+        uint64_t weight_less_one = stoke_field_u(f);
+        if (f->bad || id >= MAX_STACK_ID || weight_less_one >= STOKE_MAX_SAMPLE_WEIGHT)
             return -1;
+        int64_t weight = (int64_t)weight_less_one + 1;
         time_us += delta_us;
         stoke_profile_add_to_stack(l->profile, profile_stack(l, thread, id), &weight);
         s->samples++;
