@@ -21,6 +21,9 @@ command) and the documented exit status; nothing crashes:
                      counts)
   newer_version      a trace of a newer major format: 1, saying to upgrade;
                      a newer minor version still reads
+  planted_trace_link a symbolic link planted where the agent will write a
+                     trace: left alone, nothing written through it, the
+                     trace written beside it; traces and the report 0600
   fifo_paths         FIFOs where stoke reads: a trace naming one as a module,
                      a perf map that is one, a FIFO as the trace itself:
                      the report never blocks; the module shows as
@@ -287,6 +290,26 @@ def newer_version():
            "a trace of a newer minor version does not read the same", describe(result))
 
 
+def planted_trace_link():
+    work = fresh_dir("planted_trace_link")
+    out, victim = os.path.join(work, "out"), os.path.join(work, "victim")
+    # sh writes sh.<pid>.stoke; hello, exec'd in the same process, would
+    # write hello.<pid>.stoke, where sh plants a link first.
+    planted = f'ln -s "{victim}" "{out}/hello.$$.stoke" && exec "{program("hello")}"'
+    result = record_ok(out, ["sh", "-c", planted])
+    expect(not os.path.lexists(victim), "the agent wrote through the planted link",
+           describe(result))
+    links = [f for f in traces_in(out) if os.path.islink(os.path.join(out, f))]
+    expect(len(links) == 1 and os.readlink(os.path.join(out, links[0])) == victim,
+           f"the planted link was changed or removed: {traces_in(out)}", describe(result))
+    traces = [f for f in traces_in(out) if f not in links]
+    expect(any(f.startswith("hello.") for f in traces),
+           f"hello left no trace beside the link: {traces}", describe(result))
+    modes = {f: oct(stat.S_IMODE(os.stat(os.path.join(out, f)).st_mode))
+             for f in traces + ["flamegraph.html"]}
+    expect(all(m == "0o600" for m in modes.values()), f"file modes {modes}, expected 0600")
+
+
 def leb128(value):
     out = bytearray()
     while True:
@@ -347,4 +370,4 @@ if __name__ == "__main__":
         "unwritable_output": unwritable_output, "empty_trace": empty_trace,
         "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
         "corrupted_trace": corrupted_trace, "newer_version": newer_version,
-        "fifo_paths": fifo_paths}))
+        "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths}))
