@@ -32,6 +32,10 @@
 #define MAX_STACK_ID (1u << 28)        /* larger ids are taken as damage */
 #define MAX_RECORD_FRAMES (8 * STOKE_MAX_FRAMES)
 #define NO_PROCESS SIZE_MAX
+/* Largest total of a heap value in one snapshot (4 PiB, or 4.5e15 objects):
+ * more is damage, so sums over any number of snapshots stay far from
+ * overflowing the profile's 64-bit values. */
+#define MAX_HEAP_TOTAL (UINT64_C(1) << 52)
 
 /* A frame of a STACK record: module id and offset (ELF virtual address). */
 struct code_address {
@@ -67,6 +71,7 @@ struct loader {
     int kind_settled;             /* this file's kind was checked against the profile */
     int heap_seen;                /* the HEAP record was read: a heap snapshot */
     uint64_t heap_stacks;         /* HEAP_STACK records read */
+    uint64_t heap_totals[STOKE_HEAP_NVALUES]; /* their values added up */
     int refused;                  /* the file's kind is not the profile's: stop */
     struct code_address addresses[MAX_RECORD_FRAMES]; /* of the STACK record being read */
 };
@@ -351,14 +356,29 @@ static int on_heap(struct loader *l, struct stoke_fields *f)
     return 0;
 }
 
+/* Adds a HEAP_STACK's values to the snapshot's totals; returns -1 (damage)
+ * when a total would pass MAX_HEAP_TOTAL. */
+static int add_to_heap_totals(struct loader *l, const uint64_t *values)
+{
+    for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
+        if (values[i] > MAX_HEAP_TOTAL - l->heap_totals[i])
+            return -1;
+    for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
+        l->heap_totals[i] += values[i];
+    return 0;
+}
+
 static int on_heap_stack(struct loader *l, struct stoke_fields *f)
 {
     uint64_t id = stoke_field_u(f);
+    uint64_t read[STOKE_HEAP_NVALUES];
     int64_t values[STOKE_HEAP_NVALUES];
     for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
-        values[i] = (int64_t)stoke_field_u(f);
-    if (f->bad || id >= MAX_STACK_ID || !l->heap_seen)
+        read[i] = stoke_field_u(f);
+    if (f->bad || id >= MAX_STACK_ID || !l->heap_seen || add_to_heap_totals(l, read))
         return -1;
+    for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
+        values[i] = (int64_t)read[i]; /* at most MAX_HEAP_TOTAL */
     stoke_profile_add_to_stack(l->profile, profile_stack(l, UINT32_MAX, id), values);
     l->heap_stacks++;
     return 0;
