@@ -15,11 +15,13 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 # make_trace's heap snapshot names its code from perf-4242.map (0x100 bytes
-# each); two of the names carry what a folded line, HTML and JSON must escape.
+# each); three of the names carry what a folded line, HTML, JSON and a
+# terminal must escape.
 hostile='leak;a</script><b>"q\'
 tab_name=$(printf 'run\tnext')
+escape_name=$(printf 'keep\033[31mc')
 printf '%s\n' '7f0000010000 100 main' "7f0000010100 100 $tab_name" \
-    "7f0000010200 100 $hostile" '7f0000010300 100 churn_b' '7f0000010400 100 keep_c' \
+    "7f0000010200 100 $hostile" '7f0000010300 100 churn_b' "7f0000010400 100 $escape_name" \
     '7f0000010500 100 late_d' '7f0000010600 100 early_e' >perf-4242.map
 snap=demo.4242.heap.1.20240101-000001.stoke
 "$make_trace" heap "$snap" 1 signal || exit 1
@@ -33,14 +35,17 @@ out_is() { # the expected standard output, without its last newline
 }
 run report --folded "$snap"
 check "folded: ';' in a name becomes ':', a tab a space; one line per stack" out_is \
-'demo (4242);main;early_e 100
-demo (4242);main;keep_c 31457280
+"demo (4242);main;early_e 100
+demo (4242);main;$escape_name 31457280
 demo (4242);main;run next;churn_b 4096
-demo (4242);main;run next;leak:a</script><b>"q\ 1048576'
+demo (4242);main;run next;leak:a</script><b>\"q\\ 1048576"
 sort out >folded.sorted
 
 run report "$snap" -o report.html
 check "html: written" status_is 0
+check "terminal: the summary names the function with '?' for the escape character" \
+    err_has 'keep?\[31mc'
+check "terminal: no escape character reaches it" sh -c '! grep -q "$(printf "\033")" err'
 check "html: the name never appears unescaped (no early end of the data block)" \
     sh -c '! grep -qF "</script><b>" report.html'
 check "html: every name reads back as it was (same stacks as folded)" \
