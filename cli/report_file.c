@@ -54,19 +54,19 @@ int report_file_open(struct report_file *f, const char *path, char *err, size_t 
     struct stat st;
     memset(f, 0, sizeof *f);
     f->path = path;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return open_temporary(f, err, errlen);
+    if (S_ISLNK(st.st_mode)) {
         snprintf(err, errlen,
                  "'%s' is a symbolic link; stoke does not write reports through links: "
                  "remove it or choose another place with -o", path);
         return -1;
     }
-    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "'%s' is a directory; name a file with -o", path);
         return -1;
     }
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return open_in_place(f, err, errlen);
-    return open_temporary(f, err, errlen);
+    return open_in_place(f, err, errlen);
 }
 
 int report_file_close(struct report_file *f, int failed, char *err, size_t errlen)
