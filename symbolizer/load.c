@@ -36,6 +36,9 @@
  * more is damage, so sums over any number of snapshots stay far from
  * overflowing the profile's 64-bit values. */
 #define MAX_HEAP_TOTAL (UINT64_C(1) << 52)
+/* Most sampled time one trace may hold (9 years of CPU): more is damage, so
+ * samples times the period, and their sums, stay far from overflowing. */
+#define MAX_TRACE_SAMPLED_NS (UINT64_C(1) << 58)
 
 /* A frame of a STACK record: module id and offset (ELF virtual address). */
 struct code_address {
@@ -134,7 +137,7 @@ static int on_process(struct loader *l, struct stoke_fields *f)
     size_t comm_len, exe_len;
     const uint8_t *comm = stoke_field_bytes(f, &comm_len);
     const uint8_t *exe = stoke_field_bytes(f, &exe_len);
-    if (f->bad || l->proc != NO_PROCESS)
+    if (f->bad || l->proc != NO_PROCESS || period_ns > STOKE_MAX_PERIOD_NS)
         return -1;
     char *name = copy_str(comm, comm_len);
     start_process(l, pid, name, copy_str(exe, exe_len));
@@ -313,6 +316,14 @@ static uint32_t profile_stack(struct loader *l, uint32_t thread, uint64_t id)
     return stack;
 }
 
+/* Whether weight more periods keep the trace within MAX_TRACE_SAMPLED_NS (at
+ * the longest period when the trace names none). */
+static int weight_fits(struct loader *l, uint64_t weight)
+{
+    uint64_t period = summary(l)->period_ns ? summary(l)->period_ns : STOKE_MAX_PERIOD_NS;
+    return l->weight_total + weight <= MAX_TRACE_SAMPLED_NS / period;
+}
+
 static int on_samples(struct loader *l, struct stoke_fields *f)
 {
     uint64_t tid = stoke_field_u(f), time_us = stoke_field_u(f), count = stoke_field_u(f);
@@ -326,7 +337,8 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
     for (uint64_t i = 0; i < count; i++) {
         uint64_t id = stoke_field_u(f), delta_us = stoke_field_u(f);
         uint64_t weight_less_one = stoke_field_u(f);
-        if (f->bad || id >= MAX_STACK_ID || weight_less_one >= STOKE_MAX_SAMPLE_WEIGHT)
+        if (f->bad || id >= MAX_STACK_ID || weight_less_one >= STOKE_MAX_SAMPLE_WEIGHT ||
+            !weight_fits(l, weight_less_one + 1))
             return -1;
         int64_t weight = (int64_t)weight_less_one + 1;
         time_us += delta_us;
