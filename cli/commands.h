@@ -16,6 +16,7 @@ int diff_main(int argc, char **argv);
 int heap_main(int argc, char **argv);
 int merge_main(int argc, char **argv);
 int push_main(int argc, char **argv);
+int top_main(int argc, char **argv);
 
 void record_usage(FILE *out);
 void report_usage(FILE *out);
@@ -23,5 +24,6 @@ void diff_usage(FILE *out);
 void heap_usage(FILE *out);
 void merge_usage(FILE *out);
 void push_usage(FILE *out);
+void top_usage(FILE *out);
 
 #endif

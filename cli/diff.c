@@ -14,6 +14,7 @@
 #include "alloc.h"
 #include "commands.h"
 #include "diff.h"
+#include "folded_input.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
@@ -40,6 +41,8 @@ void diff_usage(FILE *out)
             "differential flame graph: widths from AFTER, red where it grew, blue where it\n"
             "shrank. BEFORE and AFTER are .stoke files or directories of them; for a\n"
             "directory, its last heap snapshot (with a heap measure) or its CPU traces.\n"
+            "Either may also be a file of folded stacks (\"a;b;c 42\" lines), compared\n"
+            "with folded stacks or CPU traces.\n"
             "\n"
             "options:\n"
             "  -o, --output FILE   where the report goes (default: diff.html next to AFTER;\n"
@@ -101,6 +104,7 @@ static int parse_options(int argc, char **argv, struct diff_options *opt)
 
 struct side {
     const char *path;
+    int folded;             /* a file of folded stacks, not traces */
     struct recording traces;
     struct text_profile text;
 };
@@ -109,6 +113,9 @@ static int find_side(struct side *s, const char *path)
 {
     char err[PATH_MAX + 256];
     s->path = path;
+    s->folded = stoke_is_folded_file(path);
+    if (s->folded)
+        return 0;
     int count = find_traces(path, &s->traces, err, sizeof err);
     if (count < 0)
         fprintf(stderr, "stoke: %s\n", err);
@@ -121,6 +128,8 @@ static int find_side(struct side *s, const char *path)
 /* What a side holds, for messages. */
 static const char *describe(const struct side *s)
 {
+    if (s->folded)
+        return "folded stacks";
     if (!s->traces.nsnapshots)
         return s->traces.ncpu == 1 ? "a CPU trace" : "CPU traces only";
     if (!s->traces.ncpu)
@@ -129,30 +138,35 @@ static const char *describe(const struct side *s)
 }
 
 /* Without --measure: heap (live bytes) when either side holds snapshots
- * only, else CPU. Then both sides must hold what is compared. Returns 0,
+ * only, else CPU (folded stacks compare as CPU samples). Then both sides must hold what is compared. Returns 0,
  * or -1 (said why). */
 static int choose_measure(int *measure, const struct side *a, const struct side *b)
 {
     if (*measure == MEASURE_UNSET &&
-        (shows_heap_by_default(&a->traces) || shows_heap_by_default(&b->traces)))
+        ((!a->folded && shows_heap_by_default(&a->traces)) ||
+         (!b->folded && shows_heap_by_default(&b->traces))))
         *measure = STOKE_HEAP_LIVE_BYTES;
     int heap = *measure != MEASURE_UNSET;
-    int a_fits = heap ? a->traces.nsnapshots > 0 : a->traces.ncpu > 0;
-    int b_fits = heap ? b->traces.nsnapshots > 0 : b->traces.ncpu > 0;
+    int a_fits = heap ? a->traces.nsnapshots > 0 : a->folded || a->traces.ncpu > 0;
+    int b_fits = heap ? b->traces.nsnapshots > 0 : b->folded || b->traces.ncpu > 0;
     if (a_fits && b_fits)
         return 0;
     fprintf(stderr,
-            "stoke diff: cannot compare %s (%s) with %s (%s); give two heap snapshots or two "
-            "CPU traces\n",
+            "stoke diff: cannot compare %s (%s) with %s (%s); give two heap snapshots, or CPU "
+            "traces or folded stacks on both sides\n",
             a->path, describe(a), b->path, describe(b));
     return -1;
 }
 
 static int load_side(struct side *s, int measure)
 {
-    char err[PATH_MAX + 256];
+    char err[PATH_MAX + 640];
     struct stoke_load_options load = {0};
-    if (load_text_profile(s->path, &s->traces, measure, &load, &s->text, err, sizeof err) == 0)
+    if (s->folded) {
+        s->text = (struct text_profile){stoke_read_folded(s->path, err, sizeof err), 0};
+        if (s->text.profile)
+            return 0;
+    } else if (load_text_profile(s->path, &s->traces, measure, &load, &s->text, err, sizeof err) == 0)
         return 0;
     fprintf(stderr, "stoke: %s\n", err);
     return -1;
@@ -219,7 +233,7 @@ static int write_diff_html(const struct stoke_profile *diff, const struct diff_o
     snprintf(title, sizeof title, "stoke diff: %s -> %s", opt->before, opt->after);
     snprintf(name, sizeof name, "diff of %s", what);
     struct stoke_html_tab tab = {name, diff, 1};
-    if (write_html_tabs_file(&tab, 1, title, path, err, sizeof err)) {
+    if (write_html_tabs_file(&tab, 1, title, NULL, path, err, sizeof err)) {
         fprintf(stderr, "stoke: %s\n", err);
         return -1;
     }

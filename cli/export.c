@@ -9,8 +9,10 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
+#include "load_output.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
@@ -89,8 +91,10 @@ static int write_html_report(const struct recording *r, const struct export_opti
     output_path(opt, path, sizeof path);
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     struct run_measures from_traces = {0, 0};
-    return report_recording(r, &load, opt->measure, path, &from_traces) ? EXIT_RUNTIME_FAILURE
-                                                                        : EXIT_OK;
+    char *load_output = load_output_read(opt->input);
+    int rc = report_recording(r, &load, opt->measure, load_output, path, &from_traces);
+    free(load_output);
+    return rc ? EXIT_RUNTIME_FAILURE : EXIT_OK;
 }
 
 /* A file of nothing would only puzzle the tool that opens it. */

@@ -5,8 +5,10 @@
  * and removed without it), keeps stoke alive through the terminal's SIGINT
  * and SIGQUIT (which reach the child directly), passes SIGTERM and SIGHUP
  * on, and reaps it. The child inherits stdin, stdout, stderr and stoke's
- * original signal dispositions untouched. Never changes the child's
- * arguments or any variable but the seven above.
+ * original signal dispositions untouched. For a server session (record -P,
+ * --duration) it also passes the port channel (STOKE_PORT_FD) and starts the
+ * command in its own process group. Never changes the child's arguments or
+ * any variable but the eight above.
  *
  * The output directory is prepared in the child, between fork and exec,
  * because its default name carries the child's pid; a failure there or in
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +52,10 @@ static struct sigaction saved_ignored[NIGNORED], saved_forwarded[NFORWARDED];
 static sigset_t saved_mask;
 
 static volatile pid_t forward_to;
+static int signals_taken;
+
+/* The port channel sits above the descriptors programs use themselves. */
+#define PORT_FD_MIN 200
 
 static void forward_signal(int sig)
 {
@@ -75,10 +82,14 @@ static void take_over_signals(void)
     sigemptyset(&forward.sa_mask);
     for (size_t i = 0; i < NFORWARDED; i++)
         sigaction(forwarded_signals[i], &forward, &saved_forwarded[i]);
+    signals_taken = 1;
 }
 
 static void restore_signals(void)
 {
+    if (!signals_taken)
+        return;
+    signals_taken = 0;
     for (size_t i = 0; i < NIGNORED; i++)
         sigaction(ignored_signals[i], &saved_ignored[i], NULL);
     for (size_t i = 0; i < NFORWARDED; i++)
@@ -106,6 +117,23 @@ static int set_heap_environment(const struct heap_plan *heap)
                : 0;
 }
 
+/* STOKE_PORT_FD names an inheritable copy of the channel; without one, the
+ * variable is removed so no outer stoke's channel is reported to. */
+static int set_port_channel(int fd)
+{
+    if (!fd)
+        return unsetenv(STOKE_ENV_PORT_FD);
+    int inheritable = fcntl(fd, F_DUPFD, PORT_FD_MIN);
+    if (inheritable < 0) /* a descriptor limit of 200 or less */
+        inheritable = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
+    struct stat st;
+    if (inheritable < 0 || fstat(inheritable, &st))
+        return -1;
+    char value[48];
+    snprintf(value, sizeof value, "%d:%llu", inheritable, (unsigned long long)st.st_ino);
+    return setenv(STOKE_ENV_PORT_FD, value, 1);
+}
+
 /* Sets the agent's variables; LD_PRELOAD keeps what the user preloads. */
 static int set_agent_environment(const struct launch_plan *plan, const char *output_dir)
 {
@@ -120,7 +148,7 @@ static int set_agent_environment(const struct launch_plan *plan, const char *out
         snprintf(preload, sizeof preload, "%s", plan->agent);
     return setenv("LD_PRELOAD", preload, 1) || setenv(STOKE_ENV_OUTPUT, absolute_dir, 1) ||
                    setenv(STOKE_ENV_HZ, hz, 1) || setenv(STOKE_ENV_CLOCK, plan->clock, 1) ||
-                   set_heap_environment(&plan->heap)
+                   set_heap_environment(&plan->heap) || set_port_channel(plan->port_fd)
                ? -1
                : 0;
 }
@@ -144,9 +172,25 @@ static void name_output_dir(const struct launch_plan *plan, pid_t pid, char *dir
 
 /* Runs in the child: prepares the output directory, then becomes the
  * command. Reports a failure on report_fd and exits. */
+/* A session's server: its own process group (stoke signals it as one), no
+ * terminal input (it runs in the background), the mask from before. */
+static void enter_session(const sigset_t *mask)
+{
+    setpgid(0, 0);
+    int null = open("/dev/null", O_RDONLY);
+    if (null > 0) {
+        dup2(null, STDIN_FILENO);
+        close(null);
+    }
+    sigprocmask(SIG_SETMASK, mask, NULL);
+}
+
 static _Noreturn void become_command(const struct launch_plan *plan, int report_fd)
 {
-    restore_signals();
+    if (plan->session_mask)
+        enter_session(plan->session_mask);
+    else
+        restore_signals();
     char dir[PATH_MAX];
     name_output_dir(plan, getpid(), dir, sizeof dir);
     int error = prepare_output_dir(dir);
@@ -223,7 +267,8 @@ int launch(const struct launch_plan *plan, struct launched *child, char *err, si
     int report[2];
     if (pipe2(report, O_CLOEXEC))
         return cannot_start(plan, errno, err, errlen, failure_status);
-    take_over_signals();
+    if (!plan->session_mask)
+        take_over_signals();
     pid_t pid = fork();
     if (pid == 0) {
         close(report[0]);
@@ -238,8 +283,12 @@ int launch(const struct launch_plan *plan, struct launched *child, char *err, si
     }
     child->pid = pid;
     name_output_dir(plan, pid, child->output_dir, sizeof child->output_dir);
-    forward_to = pid;
-    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+    if (plan->session_mask) {
+        setpgid(pid, pid);
+    } else {
+        forward_to = pid;
+        sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+    }
 
     struct start_failure failure;
     int started = read_start_failure(report[0], &failure) == 0;

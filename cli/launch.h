@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/types.h>
 
 /* Heap tracking of the command (the STOKE_HEAP_* variables). */
@@ -25,6 +26,11 @@ struct launch_plan {
     unsigned hz;            /* STOKE_HZ */
     const char *clock;      /* STOKE_CLOCK: "cpu" or "wall" */
     struct heap_plan heap;
+    int port_fd;            /* the agent's end of the port channel (STOKE_PORT_FD); 0: none */
+    const sigset_t *session_mask; /* NULL: stoke waits for the command alone (wait_for_child).
+                                     Else a server session owns stoke's signals: the command
+                                     gets its own process group, stdin from /dev/null and
+                                     this signal mask, and stoke's signals stay untouched */
 };
 
 struct launched {
@@ -41,6 +47,7 @@ int launch(const struct launch_plan *plan, struct launched *child, char *err, si
            int *failure_status);
 
 /* Waits for the child to end and returns its wait status. While it waits,
+ * (without a session_mask)
  * SIGINT and SIGQUIT are left to the child and SIGTERM and SIGHUP are
  * passed on. */
 int wait_for_child(struct launched *child);

@@ -22,6 +22,7 @@ static const struct command commands[] = {
     {"heap", heap_main, heap_usage},
     {"merge", merge_main, merge_usage},
     {"push", push_main, push_usage},
+    {"top", top_main, top_usage},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -38,6 +39,7 @@ static void usage(FILE *out)
                  "  heap PID [options]                      take a heap snapshot of PID now\n"
                  "  merge PATH... [options]                 combine traces into one report\n"
                  "  push --url URL --name APP PATH          send a profile to Pyroscope\n"
+                 "  top PATH                                the hottest functions of traces\n"
                  "  help [COMMAND]                          show help\n"
                  "\n"
                  "`stoke COMMAND --help` shows a command's options; docs/usage.md has them all.\n"
@@ -61,7 +63,7 @@ static int help(const char *topic)
     const struct command *c = find_command(topic);
     if (!c) {
         fprintf(stderr, "stoke: no help for '%s'; the commands are record, report, diff, "
-                        "heap, merge and push\n", topic);
+                        "heap, top, merge and push\n", topic);
         return EXIT_USAGE;
     }
     c->usage(stdout);

@@ -63,6 +63,7 @@ struct job {
     const struct stoke_html_tab *tabs;
     size_t ntabs;
     const char *title;
+    const struct stoke_html_note *note;
 };
 
 /* Writes job to path, or to stdout when path is NULL. */
@@ -95,7 +96,7 @@ static int html_tabs(FILE *out, const struct job *job)
         snprintf(title, sizeof title, "%s", job->title);
     else
         report_title(job->tabs[0].profile, title, sizeof title);
-    return stoke_write_html_tabs(out, job->tabs, job->ntabs, title);
+    return stoke_write_html_report(out, job->tabs, job->ntabs, title, job->note);
 }
 
 static int folded(FILE *out, const struct job *job)
@@ -132,9 +133,11 @@ int write_html_file(const struct stoke_profile *p, const char *path, char *err, 
 }
 
 int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const char *title,
-                         const char *path, char *err, size_t errlen)
+                         const struct stoke_html_note *note, const char *path, char *err,
+                         size_t errlen)
 {
-    struct job job = {.write = html_tabs, .tabs = tabs, .ntabs = ntabs, .title = title};
+    struct job job = {.write = html_tabs, .tabs = tabs, .ntabs = ntabs, .title = title,
+                      .note = note};
     return write_job(&job, path, err, errlen);
 }
 

@@ -25,9 +25,10 @@ void report_path_for(const char *input, const char *name, char *path, size_t len
 int write_html_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen);
 
 /* One HTML report of several profiles, one tab each; title NULL: named
- * after the first tab's processes. */
+ * after the first tab's processes; note NULL: none. */
 int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const char *title,
-                         const char *path, char *err, size_t errlen);
+                         const struct stoke_html_note *note, const char *path, char *err,
+                         size_t errlen);
 
 /* Value value_index of p in format (enum output_format); path NULL:
  * standard output. */

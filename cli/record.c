@@ -1,8 +1,9 @@
 /*
  * record.c - `stoke record [options] -- COMMAND [ARGS...]`: checks the
- * options and the command, runs it under the agent, then turns the traces
- * the run left into the report and prints the summary. Ends with the
- * command's own exit status. Never samples or reads traces itself: the
+ * options and the command, runs it under the agent (alone, or as a server
+ * session with -P or --duration), then turns the traces the run left into
+ * the report and prints the summary. Ends with the command's own exit
+ * status, or the session's. Never samples or reads traces itself: the
  * agent and the symbolizer do.
  */
 #include <errno.h>
@@ -21,10 +22,13 @@
 #include "elf_check.h"
 #include "stoke_agent_env.h"
 #include "launch.h"
+#include "load_output.h"
 #include "measure.h"
 #include "options.h"
+#include "open_report.h"
 #include "outputs.h"
 #include "recording_report.h"
+#include "server_session.h"
 #include "signal_name.h"
 #include "summary.h"
 #include "traces.h"
@@ -38,8 +42,13 @@ struct record_options {
     int collect_only;
     int split_threads;
     struct heap_plan heap;
+    struct session_plan session;
+    int open_report;
     char **command;         /* NULL-terminated */
 };
+
+#define DEFAULT_WAIT_MS 30000
+#define DEFAULT_STOP_TIMEOUT_MS 5000
 
 void record_usage(FILE *out)
 {
@@ -62,10 +71,24 @@ void record_usage(FILE *out)
             "      --heap-signal SIG|none\n"
             "                      the signal that takes a heap snapshot (default USR2)\n"
             "      --heap-peak     also keep the snapshot at the highest live heap\n"
+            "\n"
+            "servers:\n"
+            "  -P, --load CMD      when COMMAND listens on a TCP port, run CMD with the\n"
+            "                      shell ($PORT and ${PORT} replaced by the port), then\n"
+            "                      stop COMMAND; CMD's output goes into the report\n"
+            "      --port N        the port COMMAND listens on (skips detection)\n"
+            "      --wait TIME     how long to wait for the port (default 30s)\n"
+            "      --duration TIME record for TIME, then stop COMMAND (and CMD)\n"
+            "      --stop-timeout TIME\n"
+            "                      wait this long after SIGINT, then SIGTERM, then\n"
+            "                      SIGKILL (default 5s)\n"
+            "      --open          open the report with $BROWSER or xdg-open\n"
             "  -h, --help          show this help\n"
             "\n"
-            "Any --heap-* option implies --heap. stoke exits with COMMAND's exit status\n"
-            "(128 + N if a signal N ended it).\n",
+            "TIME is a number with ms, s (the default) or m. Any --heap-* option implies\n"
+            "--heap. stoke exits with COMMAND's exit status (128 + N if a signal N ended\n"
+            "it); with -P, 0 when the load command succeeded, 1 when it or the server\n"
+            "failed, 130 after Ctrl-C (a second Ctrl-C stops at once, without a report).\n",
             STOKE_DEFAULT_HZ, STOKE_MAX_HZ);
 }
 
@@ -148,6 +171,40 @@ static int parse_heap_signal(const char *text, struct heap_plan *heap)
     return 0;
 }
 
+static int parse_time(const char *option, const char *text, uint64_t *ms, int zero_ok)
+{
+    if (parse_duration(text, ms) || (!zero_ok && *ms == 0)) {
+        fprintf(stderr, "stoke record: %s '%s' is not a duration (like 30s, 500ms or 2m)\n",
+                option, text);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_port(const char *text, unsigned *port)
+{
+    char *end;
+    errno = 0;
+    unsigned long value = strtoul(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || value < 1 || value > 65535) {
+        fprintf(stderr, "stoke record: --port '%s' is not a TCP port from 1 to 65535\n", text);
+        return -1;
+    }
+    *port = (unsigned)value;
+    return 0;
+}
+
+static int parse_load(const char *text, const char **load)
+{
+    if (!text[strspn(text, " \t\n")]) {
+        fprintf(stderr, "stoke record: -P/--load needs a command, like "
+                        "-P 'wrk -d 10s http://127.0.0.1:$PORT/'\n");
+        return -1;
+    }
+    *load = text;
+    return 0;
+}
+
 enum {
     OPT_CLOCK = 256,
     OPT_COLLECT_ONLY,
@@ -156,7 +213,33 @@ enum {
     OPT_HEAP_INTERVAL,
     OPT_HEAP_SIGNAL,
     OPT_HEAP_PEAK,
+    OPT_PORT,
+    OPT_WAIT,
+    OPT_DURATION,
+    OPT_STOP_TIMEOUT,
+    OPT_OPEN,
 };
+
+/* The server options; returns -1 on a bad value. */
+static int parse_session_option(int c, const char *value, struct record_options *opt)
+{
+    struct session_plan *s = &opt->session;
+    switch (c) {
+    case 'P':
+        return parse_load(value, &s->load);
+    case OPT_PORT:
+        return parse_port(value, &s->port);
+    case OPT_WAIT:
+        return parse_time("--wait", value, &s->wait_ms, 0);
+    case OPT_DURATION:
+        return parse_time("--duration", value, &s->duration_ms, 0);
+    case OPT_STOP_TIMEOUT:
+        return parse_time("--stop-timeout", value, &s->stop_timeout_ms, 1);
+    default:
+        opt->open_report = 1;
+        return 0;
+    }
+}
 
 /* The --heap options; returns -1 on a bad value. Each turns heap tracking on. */
 static int parse_heap_option(int c, const char *value, struct heap_plan *heap)
@@ -189,6 +272,12 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         {"heap-interval", required_argument, NULL, OPT_HEAP_INTERVAL},
         {"heap-signal", required_argument, NULL, OPT_HEAP_SIGNAL},
         {"heap-peak", no_argument, NULL, OPT_HEAP_PEAK},
+        {"load", required_argument, NULL, 'P'},
+        {"port", required_argument, NULL, OPT_PORT},
+        {"wait", required_argument, NULL, OPT_WAIT},
+        {"duration", required_argument, NULL, OPT_DURATION},
+        {"stop-timeout", required_argument, NULL, OPT_STOP_TIMEOUT},
+        {"open", no_argument, NULL, OPT_OPEN},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -196,10 +285,11 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         .hz = STOKE_DEFAULT_HZ,
         .clock = "cpu",
         .heap = {.signal = STOKE_DEFAULT_HEAP_SIGNAL},
+        .session = {.wait_ms = DEFAULT_WAIT_MS, .stop_timeout_ms = DEFAULT_STOP_TIMEOUT_MS},
     };
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+:F:o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:F:o:P:h", longopts, NULL)) != -1) {
         int bad = 0;
         switch (c) {
         case 'F':
@@ -222,6 +312,14 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         case OPT_HEAP_SIGNAL:
         case OPT_HEAP_PEAK:
             bad = parse_heap_option(c, optarg, &opt->heap);
+            break;
+        case 'P':
+        case OPT_PORT:
+        case OPT_WAIT:
+        case OPT_DURATION:
+        case OPT_STOP_TIMEOUT:
+        case OPT_OPEN:
+            bad = parse_session_option(c, optarg, opt);
             break;
         case 'h':
             record_usage(stdout);
@@ -300,8 +398,9 @@ static int point_to_traces(const char *dir, int warned_unprofilable)
     return 0;
 }
 
-/* Writes the report of the run in dir and prints the summary. Returns 0, or
- * -1 when no report could be made (already said why). */
+/* Writes the report of the run in dir and prints the summary, then opens
+ * it with --open. Returns 0, or -1 when no report could be made (already
+ * said why). */
 static int report_run(const struct record_options *opt, const char *dir,
                       const struct run_measures *run, int warned_unprofilable)
 {
@@ -319,10 +418,45 @@ static int report_run(const struct record_options *opt, const char *dir,
     } else {
         char report[PATH_MAX];
         report_path_for(dir, REPORT_FILE_NAME, report, sizeof report);
-        result = report_recording(&r, &load, MEASURE_UNSET, report, run);
+        char *load_output = load_output_read(dir);
+        result = report_recording(&r, &load, MEASURE_UNSET, load_output, report, run);
+        free(load_output);
+        if (result == 0 && opt->open_report)
+            open_report(report);
     }
     free_recording(&r);
     return result;
+}
+
+static int is_session(const struct record_options *opt)
+{
+    return opt->session.load || opt->session.port || opt->session.duration_ms;
+}
+
+/* -P, --port or --duration: the command runs as a server session. */
+static int record_session(const struct record_options *opt, struct launch_plan *plan,
+                          int warned)
+{
+    struct launched child;
+    struct session_result result;
+    char err[PATH_MAX + 256];
+    int status;
+    if (run_server_session(&opt->session, plan, &child, &result, err, sizeof err, &status)) {
+        fprintf(stderr, "stoke: %s\n", err);
+        return status;
+    }
+    if (result.ran_load)
+        load_output_save(child.output_dir, result.output.text, result.output.len,
+                         result.output.dropped);
+    free(result.output.text);
+    if (!result.write_report) {
+        fprintf(stderr, "stoke: stopped at once; no report written (stoke report %s makes "
+                        "it from the traces)\n", child.output_dir);
+        return result.status;
+    }
+    struct run_measures run = {result.wall_us, 0};
+    int reported = report_run(opt, child.output_dir, &run, warned);
+    return reported && result.status == 0 ? EXIT_RUNTIME_FAILURE : result.status;
 }
 
 int record_main(int argc, char **argv)
@@ -359,6 +493,8 @@ int record_main(int argc, char **argv)
         .clock = opt.clock,
         .heap = opt.heap,
     };
+    if (is_session(&opt))
+        return record_session(&opt, &plan, warned);
     struct launched child;
     uint64_t start_us = monotonic_us();
     if (launch(&plan, &child, err, sizeof err, &status)) {

@@ -78,8 +78,8 @@ static void name_snapshot_tab(const struct stoke_process_summary *s, int with_pr
                  trigger_name(s->heap.trigger));
 }
 
-static int write_tabs(const struct profiles *p, size_t ntabs, const char *path, char *err,
-                      size_t errlen)
+static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke_html_note *note,
+                      const char *path, char *err, size_t errlen)
 {
     struct stoke_html_tab *tabs = stoke_xmalloc(ntabs * sizeof *tabs);
     char (*names)[TAB_NAME_MAX] = stoke_xmalloc(ntabs * sizeof *names);
@@ -90,18 +90,20 @@ static int write_tabs(const struct profiles *p, size_t ntabs, const char *path, 
         name_snapshot_tab(&p->heap[i]->procs[0], several_processes(p), names[n], TAB_NAME_MAX);
         tabs[n] = (struct stoke_html_tab){names[n], p->heap[i], 0};
     }
-    int rc = write_html_tabs_file(tabs, ntabs, NULL, path, err, errlen);
+    int rc = write_html_tabs_file(tabs, ntabs, NULL, note, path, err, errlen);
     free(tabs);
     free(names);
     return rc;
 }
 
-static int write_report(const struct profiles *p, const char *path)
+static int write_report(const struct profiles *p, const char *load_output, const char *path)
 {
     char err[PATH_MAX + 256];
     size_t ntabs = (p->cpu != NULL) + p->nheap;
-    int rc = ntabs == 1 ? write_html_file(p->cpu ? p->cpu : p->heap[0], path, err, sizeof err)
-                        : write_tabs(p, ntabs, path, err, sizeof err);
+    const struct stoke_html_note note = {"Load command output", load_output};
+    int rc = ntabs == 1 && !load_output
+                 ? write_html_file(p->cpu ? p->cpu : p->heap[0], path, err, sizeof err)
+                 : write_tabs(p, ntabs, load_output ? &note : NULL, path, err, sizeof err);
     if (rc)
         fprintf(stderr, "stoke: %s\n", err);
     return rc;
@@ -135,13 +137,14 @@ static void print_heap_summary(const struct profiles *p, int measure)
 }
 
 int report_recording(const struct recording *r, const struct stoke_load_options *opt,
-                     int measure, const char *html_path, const struct run_measures *run)
+                     int measure, const char *load_output, const char *html_path,
+                     const struct run_measures *run)
 {
     struct profiles p;
     load_profiles(r, opt, &p);
     int rc = -1;
     if (p.cpu || p.nheap) {
-        rc = write_report(&p, html_path);
+        rc = write_report(&p, load_output, html_path);
         if (rc == 0)
             fprintf(stderr, "stoke: report written to %s\n", html_path);
         if (p.cpu)

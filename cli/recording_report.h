@@ -11,11 +11,13 @@
 
 /* Writes the report of the traces r to html_path: one flame graph, or,
  * with heap snapshots, one tab per profile (CPU first, then each snapshot
- * by process and sequence, a process's peak snapshot last). Then prints on
+ * by process and sequence, a process's peak snapshot last), with the load
+ * command's output under it (NULL: none). Then prints on
  * stderr where it went and the summary (largest stacks by measure, live
  * bytes when MEASURE_UNSET). Returns 0, or -1 when no report could be
  * written (already said why). */
 int report_recording(const struct recording *r, const struct stoke_load_options *opt,
-                     int measure, const char *html_path, const struct run_measures *run);
+                     int measure, const char *load_output, const char *html_path,
+                     const struct run_measures *run);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * report.c - `stoke report PATH [-o OUT] [--format F] [--folded]
  * [--measure M] [--threads]`: turns a trace, a heap snapshot, or a
- * directory of them into an HTML flame graph (by default next to PATH; tabs
+ * directory of them (or a file of folded stacks, see folded_report.h) into
+ * an HTML flame graph (by default next to PATH; tabs
  * when there are heap snapshots), folded stacks (by default on stdout), or
  * a pprof, speedscope or .cpuprofile file, offline. Never reads a trace or
  * formats a report itself: it hands the traces to export.c.
@@ -9,9 +10,12 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands.h"
 #include "export.h"
+#include "folded_input.h"
+#include "folded_report.h"
 #include "measure.h"
 #include "traces.h"
 
@@ -23,6 +27,8 @@ void report_usage(FILE *out)
             "Makes a report from the traces of a recording, offline. PATH is one .stoke\n"
             "trace or heap snapshot, or a directory of them (the output directory of\n"
             "stoke record). CPU traces and heap snapshots get one tab each in the report.\n"
+            "PATH may also be a file of folded stacks (\"a;b;c 42\" lines, from stoke,\n"
+            "perf script | stackcollapse-perf.pl, py-spy or async-profiler).\n"
             "\n"
             "options:\n"
             "  -o, --output FILE   where the report goes (default: flamegraph.html next to\n"
@@ -75,6 +81,13 @@ int report_main(int argc, char **argv)
     int status = parse_options(argc, argv, &opt);
     if (status >= 0)
         return status;
+    if (stoke_is_folded_file(opt.input)) {
+        if (opt.measure == MEASURE_UNSET)
+            return report_folded_stacks(opt.input, opt.output, opt.format);
+        fprintf(stderr, "stoke: '%s' holds folded stacks of one value; --measure %s needs a heap "
+                        "snapshot\n", opt.input, measure_option(opt.measure));
+        return EXIT_RUNTIME_FAILURE;
+    }
 
     struct recording r;
     char err[PATH_MAX + 256];

@@ -3,8 +3,10 @@
  * samples (and, with the CPU time known, how close to the asked rate) and
  * how many were lost, the processes with the most samples (and their
  * sampling engine when it is a fallback), and the ten hottest functions by
- * self samples. Reads the profile only; never changes it.
+ * self samples, with their total (self and callees) share. Reads the
+ * profile only; never changes it.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include "summary.h"
 
 #include <inttypes.h>
@@ -19,12 +21,14 @@
 #define PROCESSES_SHOWN 10
 #define NAME_WIDTH_MAX 100
 
-/* Self samples of one function, all its frames (lines, inline sites) merged. */
+/* One function, all its frames (lines, inline sites) merged: samples with
+ * it as the leaf (self) and with it anywhere on the stack (total). */
 struct hot_function {
     const char *name;
     const char *module;
     int kind;
-    int64_t self;
+    int64_t self, total;
+    size_t last_row; /* row + 1 that last added to total (recursion counts once) */
 };
 
 static const char *plural(uint64_t n)
@@ -139,14 +143,17 @@ static void print_processes(FILE *out, const struct stoke_profile *p)
     free(order);
 }
 
-static int is_synthetic(const struct stoke_frame *f)
+static int by_name_and_module(const struct hot_function *x, const struct hot_function *y)
 {
-    return f->kind == STOKE_KIND_PROCESS || f->kind == STOKE_KIND_THREAD;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->module, y->module);
 }
 
-static int by_name_and_module(const void *a, const void *b)
+/* Sorts indices into the frames by the function they belong to. */
+static int frames_by_function(const void *a, const void *b, void *frames)
 {
-    const struct hot_function *x = a, *y = b;
+    const struct stoke_frame *x = (const struct stoke_frame *)frames + *(const uint32_t *)a;
+    const struct stoke_frame *y = (const struct stoke_frame *)frames + *(const uint32_t *)b;
     int c = strcmp(x->name, y->name);
     return c ? c : strcmp(x->module, y->module);
 }
@@ -154,51 +161,81 @@ static int by_name_and_module(const void *a, const void *b)
 static int by_self_descending(const void *a, const void *b)
 {
     const struct hot_function *x = a, *y = b;
-    return (x->self < y->self) - (x->self > y->self);
+    if (x->self != y->self)
+        return (x->self < y->self) - (x->self > y->self);
+    return (x->total < y->total) - (x->total > y->total);
 }
 
-/* Self samples per leaf frame, then merged by function; returns how many
- * functions were found. The array is sorted hottest first. */
+/* One entry per function (frames of the same name and module merged);
+ * function_of[frame] its index. Returns how many. */
+static size_t merge_frames(const struct stoke_profile *p, struct hot_function *fn,
+                           uint32_t *function_of)
+{
+    uint32_t *order = calloc(p->nframes ? p->nframes : 1, sizeof *order);
+    if (!order)
+        return 0;
+    for (size_t i = 0; i < p->nframes; i++)
+        order[i] = (uint32_t)i;
+    qsort_r(order, p->nframes, sizeof *order, frames_by_function, p->frames);
+    size_t n = 0;
+    for (size_t i = 0; i < p->nframes; i++) {
+        const struct stoke_frame *f = &p->frames[order[i]];
+        struct hot_function next = {f->name, f->module, f->kind, 0, 0, 0};
+        if (!n || by_name_and_module(&fn[n - 1], &next))
+            fn[n++] = next;
+        function_of[order[i]] = (uint32_t)(n - 1);
+    }
+    free(order);
+    return n;
+}
+
+/* Adds row r's value to the self of its leaf's function and to the total
+ * of every function on its stack (once each). */
+static void count_row(const struct stoke_profile *p, size_t r, struct hot_function *fn,
+                      const uint32_t *function_of)
+{
+    uint32_t s = p->rows[r].stack;
+    const uint32_t *frames = p->stack_frames + p->stack_start[s];
+    int64_t value = p->rows[r].values[0];
+    for (uint32_t i = 0; i < p->stack_len[s]; i++) {
+        struct hot_function *f = &fn[function_of[frames[i]]];
+        if (f->last_row != r + 1)
+            f->total += value;
+        f->last_row = r + 1;
+        if (i + 1 == p->stack_len[s])
+            f->self += value;
+    }
+}
+
+/* The functions with samples, hottest (by self) first; returns how many. */
 static size_t hot_functions(const struct stoke_profile *p, struct hot_function **result)
 {
     struct hot_function *fn = calloc(p->nframes ? p->nframes : 1, sizeof *fn);
-    if (!fn)
-        return 0;
-    for (size_t i = 0; i < p->nframes; i++)
-        fn[i] = (struct hot_function){p->frames[i].name, p->frames[i].module,
-                                      p->frames[i].kind, 0};
-    for (size_t r = 0; r < p->nrows; r++) {
-        uint32_t s = p->rows[r].stack;
-        if (p->stack_len[s] == 0)
-            continue;
-        fn[p->stack_frames[p->stack_start[s] + p->stack_len[s] - 1]].self += p->rows[r].values[0];
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < p->nframes; i++)
-        if (fn[i].self > 0 && !is_synthetic(&p->frames[i]))
-            fn[n++] = fn[i];
-    qsort(fn, n, sizeof *fn, by_name_and_module);
-    size_t merged = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (merged && !by_name_and_module(&fn[merged - 1], &fn[i]))
-            fn[merged - 1].self += fn[i].self;
-        else
-            fn[merged++] = fn[i];
-    }
-    qsort(fn, merged, sizeof *fn, by_self_descending);
+    uint32_t *function_of = calloc(p->nframes ? p->nframes : 1, sizeof *function_of);
+    size_t n = fn && function_of ? merge_frames(p, fn, function_of) : 0;
+    for (size_t r = 0; n && r < p->nrows; r++)
+        count_row(p, r, fn, function_of);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (fn[i].total > 0 && fn[i].kind != STOKE_KIND_PROCESS &&
+            fn[i].kind != STOKE_KIND_THREAD) /* not the synthetic roots */
+            fn[kept++] = fn[i];
+    qsort(fn, kept, sizeof *fn, by_self_descending);
+    free(function_of);
     *result = fn;
-    return merged;
+    return kept;
 }
 
-static void print_hottest(FILE *out, const struct stoke_profile *p)
+void print_hottest(FILE *out, const struct stoke_profile *p)
 {
     int64_t total = stoke_profile_total(p, 0);
     struct hot_function *fn = NULL;
     size_t n = total > 0 ? hot_functions(p, &fn) : 0;
     if (n)
-        fprintf(out, "  hottest functions (self samples):\n");
+        fprintf(out, "  hottest functions:\n     self   total  function\n");
     for (size_t i = 0; i < n && i < HOTTEST_SHOWN; i++) {
-        fprintf(out, "  %6.1f%%  ", 100.0 * (double)fn[i].self / (double)total);
+        fprintf(out, "  %6.1f%% %6.1f%%  ", 100.0 * (double)fn[i].self / (double)total,
+                100.0 * (double)fn[i].total / (double)total);
         stoke_put_printable(out, fn[i].name, NAME_WIDTH_MAX);
         if ((fn[i].kind == STOKE_KIND_LIBRARY || fn[i].kind == STOKE_KIND_LIBC) && *fn[i].module) {
             fputs("  (", out);

@@ -19,4 +19,7 @@ struct run_measures {
  * functions; with the CPU time known, the rate reached per CPU-second. */
 void print_summary(FILE *out, const struct stoke_profile *p, const struct run_measures *run);
 
+/* The ten hottest functions: self and total share of value 0, by self. */
+void print_hottest(FILE *out, const struct stoke_profile *p);
+
 #endif

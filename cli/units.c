@@ -1,13 +1,16 @@
 /*
- * units.c - human units for byte counts; see units.h. The one place stoke
+ * units.c - human units for byte counts and durations; see units.h. The one place stoke
  * turns byte counts into text and back, so every output words sizes alike.
  * Never prints.
  */
 #include "units.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const struct {
     const char *name;
@@ -71,5 +74,23 @@ int parse_bytes(const char *text, uint64_t *bytes)
     if (!factor || value > UINT64_MAX / factor)
         return -1;
     *bytes = value * factor;
+    return 0;
+}
+
+#define WEEK_MS (7.0 * 24 * 3600 * 1000)
+
+int parse_duration(const char *text, uint64_t *ms)
+{
+    char *end;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno || end == text || !(value >= 0))
+        return -1;
+    double scale = !strcmp(end, "ms") ? 1 : !strcmp(end, "m") ? 60000 : 1000;
+    if (*end && strcmp(end, "ms") && strcmp(end, "s") && strcmp(end, "m"))
+        return -1;
+    if (value * scale > WEEK_MS)
+        return -1;
+    *ms = (uint64_t)(value * scale + 0.5);
     return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * units.h - byte sizes as people read and write them: "512 B", "1.5 KiB",
  * "10.0 MiB", "1.20 GiB" (powers of 1024), and "512K", "16M" on the command
- * line.
+ * line; durations such as "30s", "500ms", "2m".
  */
 #ifndef STOKE_CLI_UNITS_H
 #define STOKE_CLI_UNITS_H
@@ -22,5 +22,10 @@ void format_byte_change(char *text, size_t len, int64_t change);
  * (x 1024 x 1024), either case. Returns 0, or -1 when text is not such a
  * count or overflows. */
 int parse_bytes(const char *text, uint64_t *bytes);
+
+/* Reads a duration: a number (decimals allowed) with an optional unit, ms,
+ * s (the default) or m. Returns 0, or -1 when text is not such a duration,
+ * is negative or is longer than a week. */
+int parse_duration(const char *text, uint64_t *ms);
 
 #endif

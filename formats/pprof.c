@@ -358,6 +358,8 @@ static void sample_types(struct builder *b, PprofValueType *types, PprofProfile 
         types[1] = value_type(b, clock, "nanoseconds");
         types[4] = value_type(b, clock, "nanoseconds");
         out->period = (int64_t)p->period_ns;
+        if (!p->period_ns) /* folded stacks from elsewhere: counts, no time */
+            out->default_sample_type = string_id(b, "samples");
     }
     out->period_type = &types[4];
 }

@@ -10,6 +10,9 @@
 #define STOKE_ENV_OUTPUT "STOKE_OUTPUT" /* directory for traces; unset: agent idle */
 #define STOKE_ENV_HZ "STOKE_HZ"         /* samples per second of the clock */
 #define STOKE_ENV_CLOCK "STOKE_CLOCK"   /* "cpu" or "wall" */
+/* "FD:INODE": a datagram socket on which the agent reports the first TCP
+ * port the program listens on ("port N pid P\n"); set by stoke record -P. */
+#define STOKE_ENV_PORT_FD "STOKE_PORT_FD"
 
 /* Heap tracking (off unless STOKE_HEAP_INTERVAL is set). */
 #define STOKE_ENV_HEAP_INTERVAL "STOKE_HEAP_INTERVAL" /* mean bytes per sample; 1 = all */

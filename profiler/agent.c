@@ -22,6 +22,7 @@
 #include "heap.h"
 #include "log.h"
 #include "modules.h"
+#include "port_report.h"
 #include "sampler.h"
 #include "stoke.h"
 #include "threads.h"
@@ -227,6 +228,7 @@ __attribute__((constructor)) static void agent_init(void)
     int saved_errno = errno;
     agent_resolve_sigprocmask();
     log_init();
+    port_report_init();
     agent_start();
     errno = saved_errno;
 }

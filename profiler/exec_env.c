@@ -12,7 +12,8 @@
 #include "stoke_agent_env.h"
 
 static const char *const names[EXEC_ENV_EXTRA] = {STOKE_ENV_OUTPUT, STOKE_ENV_HZ,
-                                                  STOKE_ENV_CLOCK, "LD_PRELOAD"};
+                                                  STOKE_ENV_CLOCK, STOKE_ENV_PORT_FD,
+                                                  "LD_PRELOAD"};
 static char saved[EXEC_ENV_EXTRA][4200];
 static int nsaved;
 

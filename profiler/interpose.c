@@ -8,6 +8,7 @@
  *   exec*           the trace is finished before the image is replaced, and
  *                   an environment without stoke's variables gets them back
  *   _exit, _Exit    the trace is finished (no destructor runs)
+ *   listen          the first TCP port is reported to stoke record -P
  *   sigprocmask,    keep the heap dump signal blocked in the program's
  *   pthread_sigmask threads while reporting the program's own wish, and
  *                   skip libunwind's calls while the agent unwinds
@@ -35,6 +36,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
+#include <sys/socket.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -50,6 +52,7 @@
 #include "exec_env.h"
 #include "heap.h"
 #include "modules.h"
+#include "port_report.h"
 #include "unwind.h"
 
 #define REAL(name) ((__typeof__(&name))real_symbol(#name))
@@ -166,8 +169,10 @@ AGENT_EXPORT int dlclose(void *handle)
     do {                                        \
         agent_before_exec();                    \
         signal_view_before_new_program();       \
+        port_report_before_new_program();       \
         int ret_ = (call);                      \
         int errno_ = errno;                     \
+        port_report_after_new_program();        \
         signal_view_after_new_program();        \
         agent_after_failed_exec();              \
         errno = errno_;                         \
@@ -454,8 +459,10 @@ AGENT_EXPORT sighandler_t signal(int signo, sighandler_t handler)
 #define AROUND_NEW_PROGRAM(type, call)          \
     do {                                        \
         signal_view_before_new_program();       \
+        port_report_before_new_program();       \
         type ret_ = (call);                     \
         int errno_ = errno;                     \
+        port_report_after_new_program();        \
         signal_view_after_new_program();        \
         errno = errno_;                         \
         return ret_;                            \
@@ -485,6 +492,19 @@ AGENT_EXPORT int system(const char *command)
 AGENT_EXPORT FILE *popen(const char *command, const char *type)
 {
     AROUND_NEW_PROGRAM(FILE *, REAL(popen)(command, type));
+}
+
+/* --- listening sockets ---------------------------------------------------- */
+
+AGENT_EXPORT int listen(int fd, int backlog)
+{
+    static __typeof__(&listen) real;
+    if (!real)
+        real = REAL(listen);
+    int ret = real(fd, backlog);
+    if (ret == 0)
+        port_report_listening(fd);
+    return ret;
 }
 
 /* --- exit without destructors ------------------------------------------- */

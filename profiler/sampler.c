@@ -42,7 +42,6 @@ static uint64_t monotonic_ns(void)
 static void take_sample(struct thread_state *t, const ucontext_t *uc)
 {
     uint64_t start = monotonic_ns();
-    timers_on_sample(t);
     if (modules_enter()) {
         atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
     } else {
@@ -107,6 +106,8 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
         errno = saved_errno;
         return;
     }
+    if (t) /* first: whatever happens to this sample, the next is a full period away */
+        timers_on_sample(t);
     if (t && !t->in_handler && atomic_load_explicit(&sampling_active, memory_order_relaxed)) {
         if (unwind_busy()) { /* landed inside an unwind of this thread */
             atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);

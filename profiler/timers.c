@@ -50,13 +50,19 @@ static int perf_start(struct thread_state *t)
     if (fd < 0)
         return -1;
     struct f_owner_ex owner = {F_OWNER_TID, t->tid};
+    /* Known before it is enabled: the first sample may land inside the
+     * ioctl, and must find the short first period to lengthen (else every
+     * few nanoseconds of CPU would bring a signal, for good). */
+    t->timer.perf_fd = fd;
+    t->timer.first_pending = 1;
+    atomic_signal_fence(memory_order_seq_cst);
     if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) || fcntl(fd, F_SETSIG, sample_signal) ||
         fcntl(fd, F_SETOWN_EX, &owner) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+        t->timer.first_pending = 0;
+        t->timer.perf_fd = -1;
         close(fd);
         return -1;
     }
-    t->timer.perf_fd = fd;
-    t->timer.first_pending = 1;
     return 0;
 }
 

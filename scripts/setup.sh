@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
 libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
 protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev zlib1g-dev
-libcurl4-openssl-dev protobuf-compiler golang-go clang libclang-rt-14-dev"
+libcurl4-openssl-dev protobuf-compiler golang-go
+wrk apache2-utils nginx-light redis-server clang libclang-rt-14-dev"
 
 missing=""
 for p in $packages; do
@@ -29,9 +30,16 @@ if [ -n "$missing" ]; then
         $missing >&2
 fi
 
-# The browser tests drive Debian's chromium with playwright-core (no browser download).
-if [ ! -d viewer/node_modules/playwright-core ]; then
-    echo "setup: installing playwright-core into viewer/node_modules" >&2
+# autocannon, the load tool of the Node.js example (examples/node) and its test.
+if [ ! -d examples/node/node_modules/autocannon ]; then
+    echo "setup: installing autocannon into examples/node/node_modules" >&2
+    npm ci --prefix examples/node --no-audit --no-fund >&2
+fi
+
+# The browser tests drive Debian's chromium with playwright-core (no browser download);
+# bench/viewer_bench.mjs compares the report with d3-flame-graph.
+if [ ! -d viewer/node_modules/playwright-core ] || [ ! -d viewer/node_modules/d3-flame-graph ]; then
+    echo "setup: installing playwright-core and d3-flame-graph into viewer/node_modules" >&2
     npm ci --prefix viewer --no-audit --no-fund >&2
 fi
 

@@ -1,11 +1,14 @@
 /*
  * escape.c - makes names safe text for the report page.
  *
- * Owns: JSON string escaping, HTML text escaping, UTF-8 validation.
+ * Owns: JSON string escaping, HTML text escaping, UTF-8 validation and
+ * common prefixes.
  * Never: lets a byte through that could end the enclosing element or be
  * parsed as markup.
  */
 #include "escape.h"
+
+#include <string.h>
 
 #define REPLACEMENT_UTF8 "\xEF\xBF\xBD" /* U+FFFD */
 
@@ -40,6 +43,21 @@ static size_t utf8_sequence_length(const unsigned char *s)
         if (s[i] < 0x80 || s[i] > 0xBF)
             return 0;
     return len;
+}
+
+size_t utf8_common_prefix(const char *a, const char *b, size_t *units)
+{
+    const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+    size_t at = 0;
+    *units = 0;
+    while (x[at] && x[at] == y[at]) {
+        size_t len = utf8_sequence_length(x + at);
+        if (len == 0 || memcmp(x + at, y + at, len) != 0)
+            break;
+        at += len;
+        *units += len == 4 ? 2 : 1; /* beyond U+FFFF: a surrogate pair */
+    }
+    return at;
 }
 
 /* The JSON escape for an ASCII byte, or NULL if it is written as is. */

@@ -14,6 +14,11 @@
  * block and stay as they are: C++ names are full of them). NULL is "". */
 void escape_json_string(FILE *out, const char *s);
 
+/* The longest common prefix of a and b that ends on a whole, valid UTF-8
+ * sequence: returns its length in bytes and puts in *units its length in
+ * UTF-16 code units (what JavaScript's String.prototype.slice counts). */
+size_t utf8_common_prefix(const char *a, const char *b, size_t *units);
+
 /* Writes s as HTML text (for <title>): & < > " ' become entities. */
 void escape_html_text(FILE *out, const char *s);
 

@@ -1,7 +1,7 @@
 /*
  * html.c - writes the HTML flame graph report: the embedded page shell
- * (viewer code and styles, see embed.cmake) with the title and the data of
- * every tab put in at its two markers.
+ * (viewer code and styles, see embed.cmake) with the title, the data of
+ * every tab and the note (if any) put in at their markers.
  *
  * Owns: filling the shell's markers, the one-profile report as a report of
  * one tab.
@@ -13,8 +13,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "data_block.h"
 #include "escape.h"
-#include "report_data.h"
 #include "shell.h"
 
 #define MARKER_PREFIX "<!--stoke:"
@@ -25,6 +25,7 @@ struct page {
     const struct stoke_html_tab *tabs;
     size_t ntabs;
     const char *title;
+    const struct stoke_html_note *note;
 };
 
 struct slot {
@@ -40,12 +41,26 @@ static int write_title(FILE *out, const struct page *page)
 
 static int write_data(FILE *out, const struct page *page)
 {
-    return report_data_write(out, page->tabs, page->ntabs, page->title);
+    return data_block_write(out, page->tabs, page->ntabs, page->title);
+}
+
+/* The note as a collapsible block of preformatted text. */
+static int write_note(FILE *out, const struct page *page)
+{
+    if (!page->note)
+        return 0;
+    fputs("<details class=\"note\" open><summary>", out);
+    escape_html_text(out, page->note->heading);
+    fputs("</summary><pre>", out);
+    escape_html_text(out, page->note->text);
+    fputs("</pre></details>", out);
+    return 0;
 }
 
 static const struct slot slots[] = {
     {"<!--stoke:title-->", write_title},
     {"<!--stoke:data-->", write_data},
+    {"<!--stoke:note-->", write_note},
 };
 
 static const struct slot *slot_at(const char *text)
@@ -66,14 +81,14 @@ static int tabs_are_valid(const struct stoke_html_tab *tabs, size_t ntabs)
     return 1;
 }
 
-int stoke_write_html_tabs(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
-                          const char *title)
+int stoke_write_html_report(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+                            const char *title, const struct stoke_html_note *note)
 {
     if (!tabs_are_valid(tabs, ntabs)) {
         errno = EINVAL;
         return -1;
     }
-    const struct page page = {tabs, ntabs, title && *title ? title : DEFAULT_TITLE};
+    const struct page page = {tabs, ntabs, title && *title ? title : DEFAULT_TITLE, note};
     const char *rest = stoke_report_shell;
     const char *mark;
     while ((mark = strstr(rest, MARKER_PREFIX)) != NULL) {
@@ -92,6 +107,12 @@ int stoke_write_html_tabs(FILE *out, const struct stoke_html_tab *tabs, size_t n
     if (fflush(out) == EOF || ferror(out))
         return -1;
     return 0;
+}
+
+int stoke_write_html_tabs(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+                          const char *title)
+{
+    return stoke_write_html_report(out, tabs, ntabs, title, NULL);
 }
 
 int stoke_write_html(FILE *out, const struct stoke_profile *p, const char *title)

@@ -28,4 +28,15 @@ struct stoke_html_tab {
 int stoke_write_html_tabs(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
                           const char *title);
 
+/* Text shown as it is under the flame graph, such as the output of the load
+ * command a server was profiled under. */
+struct stoke_html_note {
+    const char *heading;
+    const char *text;
+};
+
+/* stoke_write_html_tabs with a note (NULL: none). */
+int stoke_write_html_report(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+                            const char *title, const struct stoke_html_note *note);
+
 #endif

@@ -16,7 +16,8 @@
 #include "frame_table.h"
 #include "string_pool.h"
 
-#define REPORT_DATA_VERSION 2
+#define REPORT_DATA_VERSION 3
+#define STRING_RESTART 16 /* every 16th string is written whole */
 
 /* What the tabs share: strings and frames, and per tab the index in the
  * shared frame table of each of its profile's frames. */
@@ -25,6 +26,7 @@ struct shared {
     struct frame_table frames;
     uint32_t **tab_frames; /* tab_frames[t][f]: shared index of frame f of tab t */
     size_t ntabs;
+    uint32_t *string_rank; /* index at interning -> index in the sorted pool */
 };
 
 static void shared_free(struct shared *s)
@@ -34,6 +36,7 @@ static void shared_free(struct shared *s)
     for (size_t t = 0; s->tab_frames && t < s->ntabs; t++)
         free(s->tab_frames[t]);
     free(s->tab_frames);
+    free(s->string_rank);
 }
 
 static int intern_string(struct string_pool *pool, const char *s, uint32_t *index)
@@ -66,6 +69,7 @@ static int shared_build(struct shared *s, const struct stoke_html_tab *tabs, siz
     string_pool_init(&s->strings);
     frame_table_init(&s->frames);
     s->ntabs = ntabs;
+    s->string_rank = NULL;
     s->tab_frames = calloc(ntabs ? ntabs : 1, sizeof(*s->tab_frames));
     if (!s->tab_frames || intern_string(&s->strings, "", &empty) < 0)
         return -1;
@@ -78,7 +82,8 @@ static int shared_build(struct shared *s, const struct stoke_html_tab *tabs, siz
             if (intern_frame(s, &p->frames[f], &s->tab_frames[t][f]) < 0)
                 return -1;
     }
-    return 0;
+    s->string_rank = string_pool_sort(&s->strings);
+    return s->string_rank ? 0 : -1;
 }
 
 /* Writes v in decimal; faster than fprintf for the millions of numbers of a
@@ -127,6 +132,8 @@ static void write_u32_array(FILE *out, const uint32_t *v, size_t n, const uint32
     fputc(']', out);
 }
 
+/* A frame table column: a string column's values are pool indices at
+ * interning, written as their index in the sorted pool. */
 typedef uint64_t frame_field(const struct frame_key *f);
 
 static uint64_t frame_name(const struct frame_key *f) { return f->name; }
@@ -139,24 +146,48 @@ static uint64_t frame_inlined(const struct frame_key *f) { return f->inlined; }
 static const struct {
     const char *key;
     frame_field *field;
+    int is_string;
 } frame_columns[] = {
-    {"name", frame_name}, {"module", frame_module}, {"file", frame_file},
-    {"line", frame_line}, {"kind", frame_kind},     {"inlined", frame_inlined},
+    {"name", frame_name, 1}, {"module", frame_module, 1}, {"file", frame_file, 1},
+    {"line", frame_line, 0}, {"kind", frame_kind, 0},     {"inlined", frame_inlined, 0},
 };
+
+/* The sorted pool front-coded: string i is the first shared[i] UTF-16 code
+ * units of string i - 1 followed by rest[i]; every STRING_RESTART-th string
+ * is whole (shared 0), so the viewer decodes any string from the nearest
+ * whole one instead of from the first. */
+/* The bytes string i shares with string i - 1 (0 at a restart point), and
+ * in *units that length in UTF-16 code units. */
+static size_t shared_prefix(const struct string_pool *pool, size_t i, size_t *units)
+{
+    *units = 0;
+    if (i % STRING_RESTART == 0)
+        return 0;
+    return utf8_common_prefix(pool->strings[i - 1], pool->strings[i], units);
+}
 
 static void write_strings(FILE *out, const struct string_pool *pool)
 {
-    fputs(",\n\"strings\":[", out);
+    size_t units;
+    fputs(",\n\"strings\":{\"shared\":[", out);
     for (size_t i = 0; i < pool->count; i++) {
+        shared_prefix(pool, i, &units);
+        if (i)
+            fputc(',', out);
+        write_u64(out, units);
+    }
+    fputs("],\n\"rest\":[", out);
+    for (size_t i = 0; i < pool->count; i++) {
+        size_t bytes = shared_prefix(pool, i, &units);
         if (i)
             fputs(i % 64 ? "," : ",\n", out);
-        escape_json_string(out, pool->strings[i]);
+        escape_json_string(out, pool->strings[i] + bytes);
     }
-    fputs("]", out);
+    fputs("]}", out);
 }
 
 /* The shared frame table, one integer array per field. */
-static void write_frames(FILE *out, const struct frame_table *frames)
+static void write_frames(FILE *out, const struct frame_table *frames, const uint32_t *string_rank)
 {
     fputs(",\n\"frames\":{", out);
     for (size_t c = 0; c < sizeof(frame_columns) / sizeof(frame_columns[0]); c++) {
@@ -164,7 +195,8 @@ static void write_frames(FILE *out, const struct frame_table *frames)
         for (size_t f = 0; f < frames->count; f++) {
             if (f)
                 fputc(',', out);
-            write_u64(out, frame_columns[c].field(&frames->frames[f]));
+            uint64_t v = frame_columns[c].field(&frames->frames[f]);
+            write_u64(out, frame_columns[c].is_string ? string_rank[v] : v);
         }
         fputc(']', out);
     }
@@ -243,7 +275,7 @@ static int write_document(FILE *out, const struct stoke_html_tab *tabs, size_t n
     fprintf(out, "{\"version\":%d,\n\"title\":", REPORT_DATA_VERSION);
     escape_json_string(out, title);
     write_strings(out, &s->strings);
-    write_frames(out, &s->frames);
+    write_frames(out, &s->frames, s->string_rank);
     fputs(",\n\"tabs\":[", out);
     for (size_t t = 0; t < ntabs; t++) {
         if (t)

@@ -1,13 +1,13 @@
 /*
  * report_data.h - writes the report's profiles as the JSON document the
- * viewer reads (version 2): a string pool and a frame table (integer arrays
+ * viewer reads (version 3): a string pool and a frame table (integer arrays
  * into the pool, each distinct frame once) shared by every tab, then per tab
  * its value types, processes and stacks as a preorder call tree (see
  * call_tree.h) whose frames index the shared table. Every string is escaped
  * so the document can sit inside an HTML <script> block.
  *
- *   {"version":2, "title":"...",
- *    "strings":["", "main", ...],
+ *   {"version":3, "title":"...",
+ *    "strings":{"shared":[0,0,3,...],"rest":["","main","n_loop",...]},
  *    "frames":{"name":[...],"module":[...],"file":[...],  (string indices)
  *              "line":[...],"kind":[...],"inlined":[...]},
  *    "tabs":[{"name":"CPU", "differential":0, "period_ns":N,
@@ -15,6 +15,12 @@
  *             "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],
  *             "tree":{"depth":[...],"frame":[...],"self":[[value 0...],[value 1...]]}},
  *            ...]}
+ *
+ * The string pool is sorted and front-coded: string 0 is "", string i is
+ * the first shared[i] UTF-16 code units of string i - 1, then rest[i]
+ * (names of one program share long prefixes: namespaces, classes). Every
+ * 16th string (i % 16 == 0) is whole, so any string decodes from at most 15
+ * before it.
  *
  * "differential":1 only on a tab with at least two values: value 0 is
  * before, value 1 after.

@@ -1,7 +1,7 @@
 /*
  * string_pool.c - interning of the report's strings by content.
  *
- * Owns: the hash table and the index order.
+ * Owns: the hash table and the index order (first sight, then sorted).
  * Never: copies or frees the strings themselves.
  */
 #include "string_pool.h"
@@ -77,4 +77,38 @@ int64_t string_pool_intern(struct string_pool *pool, const char *s)
         *slot = (uint32_t)++pool->count;
     }
     return *slot - 1;
+}
+
+/* qsort has no context argument: indices are sorted through this pointer. */
+static const char *const *sorting;
+
+static int by_string(const void *a, const void *b)
+{
+    return strcmp(sorting[*(const uint32_t *)a], sorting[*(const uint32_t *)b]);
+}
+
+uint32_t *string_pool_sort(struct string_pool *pool)
+{
+    size_t n = pool->count;
+    uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
+    uint32_t *rank = malloc((n ? n : 1) * sizeof(*rank));
+    const char **sorted = malloc((n ? n : 1) * sizeof(*sorted));
+    if (!order || !rank || !sorted) {
+        free(order);
+        free(rank);
+        free(sorted);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)i;
+    sorting = pool->strings;
+    qsort(order, n, sizeof(*order), by_string);
+    for (size_t i = 0; i < n; i++) {
+        rank[order[i]] = (uint32_t)i;
+        sorted[i] = pool->strings[order[i]];
+    }
+    memcpy(pool->strings, sorted, n * sizeof(*sorted));
+    free(sorted);
+    free(order);
+    return rank;
 }

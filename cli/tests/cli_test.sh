@@ -33,6 +33,21 @@ run record
 check "record without a command exits 2" status_is 2
 run report
 check "report without a path exits 2" status_is 2
+run record -P '  ' -- true
+check "an empty -P exits 2" status_is 2
+check "an empty -P is named" err_has "-P/--load needs a command"
+run record --port 70000 -- true
+check "a bad --port exits 2" status_is 2
+check "a bad --port is named" err_has "--port '70000'"
+run record --wait soon -- true
+check "a bad --wait exits 2" status_is 2
+check "a bad --wait is named" err_has "--wait 'soon' is not a duration"
+run record --duration 0 -- true
+check "--duration 0 exits 2" status_is 2
+run top
+check "top without a path exits 2" status_is 2
+run top no-such-dir-for-stoke
+check "top of a missing path exits 1" status_is 1
 run record --help
 check "record --help exits 0" status_is 0
 check "record --help lists --collect-only" grep -q -- '--collect-only' out
@@ -62,6 +77,10 @@ check "one trace for the example" test "$(ls rec/cpu_burn.*.stoke | wc -l)" -eq 
 check "flamegraph.html is written" test -s rec/flamegraph.html
 check "summary says where the report is" err_has "rec/flamegraph.html"
 check "summary names the hottest function" err_has "score_positions"
+run top rec
+check "top exits 0" status_is 0
+check "top prints self and total" grep -q 'self   total' out
+check "top names the hottest function" grep -q 'score_positions' out
 run record -o rec -- "$cpu_burn" 1
 check "recording again replaces the earlier traces" test "$(ls rec/*.stoke | wc -l)" -eq 1
 

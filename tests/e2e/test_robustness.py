@@ -10,8 +10,13 @@ profilers:
                  inside dlopen and dlclose (with the loader's lock held):
                  five runs in a row each end cleanly, with the program's
                  exact output, and without hanging
+  thread_churn   400 short threads at 20 kHz with heap tracking: a thread's
+                 first sample often lands while the agent is still starting
+                 its timer (the first period is random and may be a few
+                 nanoseconds); three runs in a row end with the program's
+                 exact output, without hanging
 
-usage: test_robustness.py sigkill|dlopen_stress
+usage: test_robustness.py sigkill|dlopen_stress|thread_churn
 """
 import os
 import signal
@@ -28,6 +33,8 @@ STRESS_RUNS = 5
 STRESS_CYCLES = "3000"
 STRESS_WORKERS = "2"
 STRESS_TIMEOUT_S = 30
+CHURN_RUNS = 3
+CHURN_TIMEOUT_S = 30
 
 
 def live_samples(trace):
@@ -114,5 +121,24 @@ def dlopen_stress():
                "so the run proves nothing", folded.top())
 
 
+def thread_churn():
+    work = fresh_dir("thread_churn")
+    command = [program("thread_churn")]
+    expected = run(command).stdout
+    expect(expected.startswith(b"thread_churn: 400 threads"), "thread_churn fails without stoke",
+           text(expected))
+    for attempt in range(1, CHURN_RUNS + 1):
+        out = f"{work}/run{attempt}"
+        result = record(out, command, ["-F", "20000", "--heap-interval", "4096"],
+                        timeout=CHURN_TIMEOUT_S)
+        expect(result.returncode == 0, f"run {attempt}: stoke record failed", describe(result))
+        expect(result.stdout == expected, f"run {attempt}: the program's output changed",
+               describe(result))
+        folded = report_folded(out)[0]
+        expect(folded.with_frame("churn_worker") > 0,
+               f"run {attempt}: the threads were not sampled", folded.top())
+
+
 if __name__ == "__main__":
-    raise SystemExit(main({"sigkill": sigkill, "dlopen_stress": dlopen_stress}))
+    raise SystemExit(main({"sigkill": sigkill, "dlopen_stress": dlopen_stress,
+                           "thread_churn": thread_churn}))

@@ -10,6 +10,11 @@
 #ifndef STOKE_FUZZ_LOAD_AND_WRITE_H
 #define STOKE_FUZZ_LOAD_AND_WRITE_H
 
+#include "profile.h"
+
 void load_and_write(const char *trace_path);
+
+/* Writes p in every output format to /dev/null. */
+void write_every_format(const struct stoke_profile *p);
 
 #endif

@@ -49,14 +49,22 @@ function indexChildren(shape) {
 }
 
 // The shape weighed by value valueIndex: { ...shape, valueIndex, self,
-// total, x0, maxDepth } (maxDepth: of the nodes with a positive total).
+// total, whole, x0, maxDepth } (whole: the profile's total, which
+// percentages are of; maxDepth: of the nodes with a positive total).
 function weighTree(shape, profile, valueIndex) {
   const self = selfColumn(shape, profile, valueIndex);
   const total = sumTotals(shape, self);
-  const tree = { ...shape, valueIndex, self, total, x0: new Float64Array(shape.n), maxDepth: 0 };
+  return placeTree({ ...shape, valueIndex, self, total, whole: total[ROOT] });
+}
+
+// Adds x0 and maxDepth to a weighed tree whose parents come before their
+// children.
+function placeTree(tree) {
+  tree.x0 = new Float64Array(tree.n);
+  tree.maxDepth = 0;
   placeNodes(tree);
   for (let i = 1; i < tree.n; i++) {
-    if (total[i] > 0 && tree.depth[i] > tree.maxDepth) tree.maxDepth = tree.depth[i];
+    if (tree.total[i] > 0 && tree.depth[i] > tree.maxDepth) tree.maxDepth = tree.depth[i];
   }
   return tree;
 }
@@ -68,7 +76,8 @@ function selfColumn(shape, profile, valueIndex) {
   return self;
 }
 
-// Children come after their parent in preorder, so one backward pass adds up.
+// Children come after their parent (in preorder, or as any builder adds
+// them), so one backward pass adds up.
 function sumTotals(shape, self) {
   const total = Float64Array.from(self);
   const parent = shape.parent;
@@ -102,5 +111,5 @@ function pathFromRoot(tree, node) {
 }
 
 function nodeLabel(tree, profile, node) {
-  return node === ROOT ? ROOT_LABEL : frameNameOf(profile, tree.frame[node]);
+  return tree.frame[node] < 0 ? ROOT_LABEL : frameNameOf(profile, tree.frame[node]);
 }

@@ -1,16 +1,21 @@
-// data.js - reads the report html.c embedded in the page (the JSON block
-// #stoke-data, layout in report_data.h): a string pool and a frame table
+// data.js - reads the report html.c embedded in the page (the block
+// #stoke-data: a JSON document, layout in report_data.h, deflated and in
+// base64, see data_block.h): a string pool and a frame table
 // shared by all tabs and, per tab, a call tree in preorder. A tab's arrays
 // become typed arrays only when the tab is first opened. Names stay plain strings: they
 // are only ever shown with textContent or drawn on the canvas, never parsed
 // as HTML.
 
-const DATA_VERSION = 2;
+const DATA_VERSION = 3;
 
-// Returns { title, strings, frames, tabs: [{ name, differential, raw }] }.
-function readEmbeddedReport(doc) {
-  const block = doc.getElementById('stoke-data');
-  const raw = JSON.parse(block.textContent);
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+// Resolves to { title, strings (a StringPool), frames, tabs: [{ name,
+// differential, raw }] }.
+async function readEmbeddedReport(doc) {
+  const packed = base64Bytes(doc.getElementById('stoke-data').textContent.trim());
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  const raw = JSON.parse(await new Response(stream).text());
   if (raw.version !== DATA_VERSION) {
     throw new Error('this report holds data version ' + raw.version +
                     ', the viewer reads version ' + DATA_VERSION);
@@ -19,7 +24,7 @@ function readEmbeddedReport(doc) {
   const frames = raw.frames;
   return {
     title: raw.title,
-    strings: raw.strings,
+    strings: new StringPool(raw.strings),
     frames: {
       name: Int32Array.from(frames.name),
       module: Int32Array.from(frames.module),
@@ -30,6 +35,65 @@ function readEmbeddedReport(doc) {
     },
     tabs: raw.tabs.map((t) => ({ name: String(t.name), differential: t.differential === 1, raw: t })),
   };
+}
+
+// The bytes of base64 text: natively where the browser can, else by table.
+function base64Bytes(text) {
+  return typeof Uint8Array.fromBase64 === 'function' ? Uint8Array.fromBase64(text) : base64BytesByTable(text);
+}
+
+function base64BytesByTable(text) {
+  const values = new Uint8Array(128).fill(255);
+  for (let i = 0; i < BASE64_ALPHABET.length; i++) values[BASE64_ALPHABET.charCodeAt(i)] = i;
+  let n = text.length;
+  while (n > 0 && text[n - 1] === '=') n--;
+  const bytes = new Uint8Array(Math.floor((n * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let out = 0;
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    const v = code < 128 ? values[code] : 255;
+    if (v === 255) throw new Error('its data block is damaged (not base64 at character ' + i + ')');
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[out++] = (acc >> bits) & 255;
+    }
+  }
+  return bytes;
+}
+
+// The front-coded string pool (report_data.h), each string decoded when
+// first asked for (a first paint needs the few names it draws): at(i) and
+// indexOf(text), as an array of strings has them. The writer starts over
+// with a whole string every STRING_RESTART strings, so a string decodes
+// from at most that many before it.
+class StringPool {
+  constructor({ shared, rest }) {
+    this.shared = shared;
+    this.rest = rest;
+    this.decoded = new Array(rest.length);
+    this.length = rest.length;
+  }
+
+  at(i) {
+    if (this.decoded[i] !== undefined) return this.decoded[i];
+    const { shared, rest, decoded } = this;
+    let from = i;
+    while (from > 0 && shared[from] > 0 && decoded[from - 1] === undefined) from--;
+    let previous = from > 0 && shared[from] > 0 ? decoded[from - 1] : '';
+    for (let k = from; k <= i; k++) {
+      previous = decoded[k] = shared[k] > 0 ? previous.slice(0, shared[k]) + rest[k] : rest[k];
+    }
+    return previous;
+  }
+
+  indexOf(text) {
+    for (let i = 0; i < this.length; i++) if (this.at(i) === text) return i;
+    return -1;
+  }
 }
 
 // The profile of tab index, in the form every view reads. The raw arrays
@@ -65,5 +129,5 @@ function decodeTab(report, index) {
 }
 
 function frameNameOf(profile, frame) {
-  return profile.strings[profile.frameName[frame]];
+  return profile.strings.at(profile.frameName[frame]);
 }

@@ -1,5 +1,7 @@
 // flame.js - the flame graph on a canvas: the zoomed node spans the full
-// width with its ancestors below it, roots at the bottom. Draws only the rows
+// width with its ancestors below it, roots at the bottom (flame) or at the
+// top (icicle, ancestors above). Draws any tree of calltree.js's form (the
+// call tree, or a sandwich's callers or callees). Draws only the rows
 // in view and the frames at least a pixel wide; narrower siblings are drawn
 // merged into one block, so their value never drops out of the picture.
 // Frames are coloured by the coloring it is given (by kind, or by change in
@@ -24,9 +26,11 @@ class FlameView {
     this.overlayCtx = this.overlay.getContext('2d');
     this.palette = palette;
     this.tree = null;
+    this.treeId = 0;            // changes with every tree shown
     this.profile = null;
     this.coloring = null;       // { nodeColor(tree, node) }
     this.zoom = ROOT;
+    this.icicle = false;
     this.nodeMatch = null;
     this.rows = [];             // rows[depth] = hits drawn in that row
     this.labelWidths = new Map();
@@ -43,12 +47,21 @@ class FlameView {
   // the next setZoom.
   show(tree, profile, coloring) {
     this.tree = tree;
+    this.treeId++;
     this.profile = profile;
     this.coloring = coloring;
     this.zoom = ROOT;
     this.nodeMatch = null;
     this.resize();
     this.layoutPlane(true);
+  }
+
+  // Roots at the top (icicle) or at the bottom (flame); scrolled to them.
+  setIcicle(icicle) {
+    if (icicle === this.icicle) return;
+    this.icicle = icicle;
+    this.layoutPlane(true);
+    this.invalidate();
   }
 
   setZoom(node) {
@@ -58,6 +71,11 @@ class FlameView {
 
   setMatches(nodeMatch) {
     this.nodeMatch = nodeMatch;
+    this.invalidate();
+  }
+
+  setColoring(coloring) {
+    this.coloring = coloring;
     this.invalidate();
   }
 
@@ -74,7 +92,8 @@ class FlameView {
     const width = this.scroller.clientWidth;
     const height = this.scroller.clientHeight;
     if (width === this.width && height === this.height) return;
-    const wasAtBottom = this.scroller.scrollTop + this.height >= this.planeHeight - 1;
+    const wasAtRoots = this.icicle ? this.scroller.scrollTop <= 0
+      : this.scroller.scrollTop + this.height >= this.planeHeight - 1;
     this.width = width;
     this.height = height;
     const dpr = window.devicePixelRatio || 1;
@@ -84,26 +103,25 @@ class FlameView {
       c.style.width = width + 'px';
       c.style.height = height + 'px';
     }
-    this.layoutPlane(wasAtBottom);
+    this.layoutPlane(wasAtRoots);
     this.render();
   }
 
-  // Makes the plane as tall as the tree, scrolled to the roots (the
-  // bottom) if toBottom.
-  layoutPlane(toBottom) {
+  // Makes the plane as tall as the tree, scrolled to the roots if toRoots.
+  layoutPlane(toRoots) {
     if (!this.tree) return;
     this.planeHeight = Math.max(this.height, (this.tree.maxDepth + 1) * ROW_HEIGHT + ROW_HEIGHT);
     this.plane.style.height = this.planeHeight + 'px';
-    if (toBottom) this.scroller.scrollTop = this.planeHeight;
+    if (toRoots) this.scroller.scrollTop = this.icicle ? 0 : this.planeHeight;
   }
 
-  // Row top of a depth, in plane coordinates (flame: the root at the bottom).
+  // Row top of a depth, in plane coordinates.
   rowTop(depth) {
-    return this.planeHeight - (depth + 1) * ROW_HEIGHT;
+    return this.icicle ? depth * ROW_HEIGHT : this.planeHeight - (depth + 1) * ROW_HEIGHT;
   }
 
   depthAt(planeY) {
-    return Math.floor((this.planeHeight - planeY) / ROW_HEIGHT);
+    return Math.floor(this.icicle ? planeY / ROW_HEIGHT : (this.planeHeight - planeY) / ROW_HEIGHT);
   }
 
   render() {
@@ -119,9 +137,10 @@ class FlameView {
     const z = this.zoom;
     if (!tree || !(tree.total[z] > 0)) return;
     const top = this.scroller.scrollTop;
+    const [near, far] = [this.depthAt(top), this.depthAt(top + this.height)];
     const range = {
-      min: Math.max(0, this.depthAt(top + this.height)),
-      max: this.depthAt(top),
+      min: Math.max(0, Math.min(near, far)),
+      max: Math.max(near, far),
       top,
       scale: this.width / tree.total[z],
       origin: tree.x0[z],

@@ -2,8 +2,9 @@
 // (light or dark, following the OS): text, match, hover and merged-block
 // colours, and one hue family per kind of code (enum stoke_frame_kind in
 // symbolizer/profile.h). KindColoring colours a tab's frames by kind,
-// varied a little per function name so neighbours stay apart. Never draws
-// a frame itself.
+// varied a little per function name so neighbours stay apart; NameColoring
+// by a hash of the name alone (a function keeps its colour everywhere).
+// Never draws a frame itself.
 
 // Indexed by enum stoke_frame_kind.
 const KINDS = [
@@ -97,7 +98,7 @@ class KindColoring {
   }
 
   nodeColor(tree, node) {
-    if (node === ROOT) return this.palette.rootColor();
+    if (tree.frame[node] < 0) return this.palette.rootColor();
     if (this.generation !== this.palette.generation) {
       this.frameColors.fill(undefined);
       this.generation = this.palette.generation;
@@ -107,7 +108,7 @@ class KindColoring {
     if (c === undefined) {
       const p = this.profile;
       const style = KINDS[p.frameKind[frame]] || KINDS[4];
-      c = this.palette.color(style, nameHash(p.strings[p.frameName[frame]]));
+      c = this.palette.color(style, nameHash(p.strings.at(p.frameName[frame])));
       this.frameColors[frame] = c;
     }
     return c;
@@ -121,6 +122,38 @@ class KindColoring {
     for (let i = 1; i < this.shape.n; i++) present[frameKind[this.shape.frame[i]]] = 1;
     return KINDS.map((kind, k) => ({ label: kind.label, color: this.palette.kindColor(k), k }))
       .filter((item) => present[item.k]);
+  }
+}
+
+const NAME_STYLE = { hue: 28, hueSpread: 56, sat: 80, light: 58 }; // red to yellow
+
+// Frames by a hash of the function name, in warm colours.
+class NameColoring {
+  constructor(palette, profile) {
+    this.palette = palette;
+    this.profile = profile;
+    this.stringColors = new Map();
+    this.generation = palette.generation;
+  }
+
+  nodeColor(tree, node) {
+    const frame = tree.frame[node];
+    if (frame < 0) return this.palette.rootColor();
+    if (this.generation !== this.palette.generation) {
+      this.stringColors.clear();
+      this.generation = this.palette.generation;
+    }
+    const name = this.profile.frameName[frame];
+    let c = this.stringColors.get(name);
+    if (c === undefined) {
+      c = this.palette.color(NAME_STYLE, nameHash(this.profile.strings.at(name)));
+      this.stringColors.set(name, c);
+    }
+    return c;
+  }
+
+  legend() {
+    return [{ label: 'by function name', color: this.palette.color(NAME_STYLE, 0.5) }];
   }
 }
 

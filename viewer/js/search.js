@@ -54,7 +54,7 @@ function matchFrames(profile, matcher) {
   const frameMatch = new Uint8Array(profile.frameName.length);
   for (let f = 0; f < frameMatch.length; f++) {
     const s = profile.frameName[f];
-    if (byString[s] === 0) byString[s] = matcher.test(profile.strings[s]) ? 1 : -1;
+    if (byString[s] === 0) byString[s] = matcher.test(profile.strings.at(s)) ? 1 : -1;
     frameMatch[f] = byString[s] === 1 ? 1 : 0;
   }
   return frameMatch;

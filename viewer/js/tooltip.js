@@ -62,7 +62,7 @@ function describeHit(hit, tree, profile, measure) {
     title = hit.count + ' functions, each narrower than a pixel';
   } else {
     title = nodeLabel(tree, profile, hit.node);
-    if (hit.node !== ROOT) rows.push(...frameFacts(profile, tree.frame[hit.node]));
+    if (tree.frame[hit.node] >= 0) rows.push(...frameFacts(profile, tree.frame[hit.node]));
   }
   if (tree.before) {
     const before = merged ? runBefore(tree, hit.first, hit.last) : tree.before[hit.node];
@@ -70,7 +70,7 @@ function describeHit(hit, tree, profile, measure) {
   } else {
     rows.push(...weightFacts(measure, hit.total, merged ? 0 : tree.self[hit.node]));
   }
-  rows.push(['Of total', formatPercent(hit.total, tree.total[ROOT])]);
+  rows.push(['Of total', formatPercent(hit.total, tree.whole)]);
   if (hit.node !== ROOT || merged) rows.push(['Of parent', formatPercent(hit.total, parentTotal)]);
   return { title, rows };
 }
@@ -78,8 +78,8 @@ function describeHit(hit, tree, profile, measure) {
 function frameFacts(profile, frame) {
   const facts = [];
   const kind = KINDS[profile.frameKind[frame]];
-  const module = profile.strings[profile.frameModule[frame]];
-  const file = profile.strings[profile.frameFile[frame]];
+  const module = profile.strings.at(profile.frameModule[frame]);
+  const file = profile.strings.at(profile.frameFile[frame]);
   const line = profile.frameLine[frame];
   facts.push(['Module', (module || '\u2014') + (kind ? ' (' + kind.label + ')' : '')]);
   if (file) facts.push(['Source', line > 0 ? file + ':' + line : file]);

@@ -35,14 +35,17 @@ export async function launchBrowser() {
   return playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
-// Opens the report and returns { page, problems, loadMs }. problems fills up
-// as the page runs; check it at the end.
+// Opens the report (at options.hash, a URL fragment, if given; running
+// options.initScript, a function, before the page's own scripts) and returns
+// { page, problems, loadMs }. problems fills up as the page runs; check it
+// at the end.
 export async function openReport(browser, reportPath, options = {}) {
   const context = await browser.newContext({
     viewport: options.viewport || { width: 1280, height: 720 },
     colorScheme: options.colorScheme || 'light',
   });
   const page = await context.newPage();
+  if (options.initScript) await page.addInitScript(options.initScript);
   const url = pathToFileURL(path.resolve(reportPath)).href;
   const problems = [];
   page.on('dialog', (d) => {
@@ -54,10 +57,12 @@ export async function openReport(browser, reportPath, options = {}) {
   });
   page.on('pageerror', (e) => problems.push('uncaught: ' + e.message));
   page.on('request', (r) => {
-    if (r.url() !== url) problems.push('network request: ' + r.url());
+    if (r.url().split('#')[0] !== url) problems.push('network request: ' + r.url());
   });
   const started = Date.now();
-  await page.goto(url, { waitUntil: 'load' });
+  await page.goto(url + (options.hash || ''), { waitUntil: 'load' });
+  // The data is inflated asynchronously: wait for the report, or its error.
+  await page.waitForFunction(() => window.stokeReport || !document.getElementById('message').hidden);
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
   const loadMs = Date.now() - started;
   return { page, problems, loadMs };
@@ -68,7 +73,7 @@ export async function nodeRect(page, name) {
   return page.evaluate((n) => {
     const { tree, profile, view } = window.stokeReport;
     for (let i = 1; i < tree.n; i++) {
-      if (profile.strings[profile.frameName[tree.frame[i]]] === n) {
+      if (profile.strings.at(profile.frameName[tree.frame[i]]) === n) {
         const rect = view.clientRectOf(i);
         if (rect) return rect;
       }

@@ -1,7 +1,8 @@
 // browser_demo_test.mjs - checks the report html_demo writes in headless
 // Chromium: hostile names show as text and run nothing, no console error and
 // no network request, search shares (recursion counted once), tooltip
-// numbers, click to zoom, reset, merging of sub-pixel frames, light and dark.
+// numbers, click to zoom, reset, merging of sub-pixel frames, light and dark
+// (dark without Uint8Array.fromBase64).
 // Leaves screenshots in OUTDIR.
 //
 // Usage: node browser_demo_test.mjs REPORT.html OUTDIR
@@ -31,7 +32,10 @@ const check = new Checks('browser_demo_test');
 const browser = await launchBrowser();
 try {
   await checkLight(await openReport(browser, reportPath));
-  await checkDark(await openReport(browser, reportPath, { colorScheme: 'dark' }));
+  // Dark, and in a browser without Uint8Array.fromBase64 (the page decodes
+  // its data block by itself then).
+  const withoutFromBase64 = () => { delete Uint8Array.fromBase64; };
+  await checkDark(await openReport(browser, reportPath, { colorScheme: 'dark', initScript: withoutFromBase64 }));
 } finally {
   await browser.close();
 }
@@ -53,6 +57,8 @@ async function checkLight({ page, problems }) {
 }
 
 async function checkDark({ page, problems }) {
+  check.equal(await page.evaluate(() => typeof Uint8Array.fromBase64), 'undefined', 'dark: no fromBase64');
+  check.equal(await page.evaluate(() => window.stokeReport.tree.total[0]), TOTAL, 'dark: data decoded by table');
   await hoverNode(page, IMG);
   await page.screenshot({ path: path.join(outDir, 'demo-dark.png') });
   for (const p of problems) check.that(false, 'dark: ' + p);
@@ -66,7 +72,7 @@ async function checkText(page) {
   const labels = await page.evaluate(() => {
     const { tree, profile } = window.stokeReport;
     const out = [];
-    for (let i = 1; i < tree.n; i++) out.push(profile.strings[profile.frameName[tree.frame[i]]]);
+    for (let i = 1; i < tree.n; i++) out.push(profile.strings.at(profile.frameName[tree.frame[i]]));
     return out;
   });
   for (const name of HOSTILE_NAMES) check.that(labels.includes(name), 'frame named ' + JSON.stringify(name));
@@ -134,7 +140,7 @@ async function checkZoom(page) {
   const after = await page.evaluate(() => {
     const { tree, profile, view, state } = window.stokeReport;
     const crumbs = [...document.querySelectorAll('#crumbs button')].map((b) => b.textContent);
-    return { zoomName: profile.strings[profile.frameName[tree.frame[state.zoom]]],
+    return { zoomName: profile.strings.at(profile.frameName[tree.frame[state.zoom]]),
              rect: view.clientRectOf(state.zoom), width: view.width, crumbs };
   });
   check.equal(after.zoomName, 'main', 'zoomed node');

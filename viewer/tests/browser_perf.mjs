@@ -1,15 +1,25 @@
 // browser_perf.mjs - times a stoke HTML report in headless Chromium: load to
 // first paint, a zoom, a reset and a search, the first opening of every
-// other tab, and checks the page stays free of errors and network requests. Prints one line of figures (ms) and exits
-// 1 if a limit given on the command line is exceeded.
+// other tab, and checks the page stays free of errors and network requests.
+// With --folded, compares the report's size with that of the same stacks
+// as folded text (the report may be at most twice as large). Prints one
+// line of figures (ms) and exits 1 if a limit given on the command line is
+// exceeded.
 //
 // Usage: node browser_perf.mjs REPORT.html [MAX_LOAD_MS [MAX_ZOOM_MS]] [--screenshot PNG]
+//                              [--folded STACKS.folded]
 
+import { statSync } from 'node:fs';
 import { Checks, launchBrowser, openReport } from './browser.mjs';
 
+const MAX_SIZE_RATIO = 2;
 const args = process.argv.slice(2);
-const shotAt = args.indexOf('--screenshot');
-const screenshot = shotAt >= 0 ? args.splice(shotAt, 2)[1] : null;
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : null;
+};
+const screenshot = option('--screenshot');
+const folded = option('--folded');
 const [reportPath, maxLoad, maxZoom] = args;
 if (!reportPath) {
   console.error('usage: node browser_perf.mjs REPORT.html [MAX_LOAD_MS [MAX_ZOOM_MS]] [--screenshot PNG]');
@@ -56,6 +66,11 @@ try {
               ' ms, search ' + r(figures.search) + ' ms, frames drawn ' + figures.drawn +
               ' (page clock: ' + figures.marks + ')' +
               (figures.tabs.length > 1 ? ', first opening of tabs 2..: ' + figures.tabs.slice(1).map(r).join(', ') + ' ms' : ''));
+  if (folded) {
+    const [html, text] = [statSync(reportPath).size, statSync(folded).size];
+    console.log('report ' + html + ' bytes, folded ' + text + ' bytes: ' + (html / text).toFixed(3) + ' times');
+    check.that(html <= MAX_SIZE_RATIO * text, 'the report is more than ' + MAX_SIZE_RATIO + ' times its folded text');
+  }
   if (maxLoad) check.that(loadMs <= Number(maxLoad), 'load took ' + loadMs + ' ms > ' + maxLoad);
   if (maxZoom) check.that(figures.zoom <= Number(maxZoom), 'zoom took ' + r(figures.zoom) + ' ms > ' + maxZoom);
   for (const p of problems) check.that(false, p);

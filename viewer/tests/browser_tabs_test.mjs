@@ -2,8 +2,9 @@
 // headless Chromium: the tab bar (names as text, clicks, arrow keys, each
 // tab keeping its own measure and zoom), the CPU tab's samples and time,
 // the heap tab's measure switch with human units, and the differential
-// tab's colours, tooltip (before, after, change, frames only in before) and
-// search. No console error, no network request. Leaves screenshots in OUTDIR.
+// tab's colours, tooltip (before, after, change, frames only in before),
+// search and function table. No console error, no network request. Leaves
+// screenshots in OUTDIR.
 //
 // Usage: node browser_tabs_test.mjs REPORT.html OUTDIR
 
@@ -122,6 +123,23 @@ async function checkDiff(page) {
   await expectMatch(page, 'Matched 0.0% of after (0 B of 41.5 MiB; before 2.0 MiB of 36.0 MiB), ' +
                           '0 frames, 1 only in before');
   await search(page, '');
+  await checkDiffTable(page);
+}
+
+// The function table of a diff tab has before and change columns; warmup,
+// gone after, is listed with its change.
+async function checkDiffTable(page) {
+  await page.keyboard.press('Escape'); // out of the search box, where t is typed
+  await page.keyboard.press('t');
+  const rows = await page.$$eval('table.functions tr', (trs) => trs.map((tr) =>
+    [...tr.children].map((c) => c.textContent).join('|')));
+  check.equal(rows[0], 'Function|Module|Self|Self %|Total|Total %|Before|Change', 'diff table columns');
+  check.that(rows.includes('cache_put|server|0 B|0.0%|30.0 MiB|72.3%|20.0 MiB|+10.0 MiB (+50.0%)'),
+             'diff table: cache_put row in ' + JSON.stringify(rows));
+  check.that(rows.includes('warmup|server|0 B|0.0%|0 B|0.0%|2.0 MiB|-2.0 MiB (-100.0%)'),
+             'diff table: warmup, only before, in ' + JSON.stringify(rows));
+  await page.screenshot({ path: path.join(outDir, 'tabs-diff-table.png') });
+  await page.keyboard.press('f');
 }
 
 // Grew red, shrank blue, unchanged grey; the largest change is the most saturated.

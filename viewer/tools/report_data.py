@@ -1,14 +1,18 @@
 """report_data.py - reads the profile data embedded in a stoke HTML report
-(the JSON block <script type="application/json" id="stoke-data">, layout in
-viewer/report_data.h): a string pool and a frame table shared by the
+(the block <script ... id="stoke-data">: a JSON document, layout in
+viewer/report_data.h, deflated and in base64, see viewer/data_block.h): a string pool and a frame table shared by the
 report's tabs, and per tab its values and call tree. Shared by the report tools; stdlib only.
 """
+import base64
+import binascii
 import json
 import re
+import zlib
 
-DATA_VERSION = 2
+DATA_VERSION = 3
 DATA_BLOCK = re.compile(
-    r'<script type="application/json" id="stoke-data">(.*?)</script>', re.S)
+    r'<script type="application/octet-stream" id="stoke-data"[^>]*>(.*?)</script>', re.S)
+RAW_DEFLATE = -15
 
 
 class ReportError(Exception):
@@ -36,15 +40,28 @@ def load_report(path):
     html = read_html(path)
     start, end = data_block_span(html, path)
     try:
-        data = json.loads(html[start:end])
-    except ValueError as e:
-        raise ReportError(f"{path}: the data block is not valid JSON: {e}")
+        packed = base64.b64decode(html[start:end].strip(), validate=True)
+        data = json.loads(zlib.decompress(packed, RAW_DEFLATE))
+    except (binascii.Error, zlib.error, ValueError) as e:
+        raise ReportError(f"{path}: the data block cannot be read: {e}")
     if data.get("version") != DATA_VERSION:
         raise ReportError(f"{path}: data version {data.get('version')}, "
                           f"these tools read version {DATA_VERSION}")
     if not data.get("tabs"):
         raise ReportError(f"{path}: the report has no tab")
+    data["strings"] = decode_strings(data["strings"])
     return data
+
+
+def decode_strings(pool):
+    """The front-coded string pool as a list: string i is the first
+    shared[i] UTF-16 code units of string i - 1, then rest[i]."""
+    strings = []
+    previous = b""
+    for shared, rest in zip(pool["shared"], pool["rest"]):
+        previous = previous[:2 * shared] + rest.encode("utf-16-le", "surrogatepass")
+        strings.append(previous.decode("utf-16-le", "surrogatepass"))
+    return strings
 
 
 def tab_index(data, tab, path):

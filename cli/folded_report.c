@@ -1,0 +1,53 @@
+/*
+ * folded_report.c - the report of a folded stacks file: read by the
+ * symbolizer's folded reader, written by the usual writers. Never parses
+ * the text itself.
+ */
+#include "folded_report.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "folded_input.h"
+#include "output_format.h"
+#include "outputs.h"
+
+#define FOLDED_TAB_NAME "samples"
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+int report_folded_stacks(const char *input, const char *output, int format)
+{
+    char err[PATH_MAX + 640];
+    struct stoke_profile *p = stoke_read_folded(input, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "stoke: %s\n", err);
+        return EXIT_RUNTIME_FAILURE;
+    }
+    int failed;
+    char path[PATH_MAX];
+    const char *name = format == FORMAT_HTML ? REPORT_FILE_NAME : format_file_name(format);
+    if (output)
+        snprintf(path, sizeof path, "%s", output);
+    else if (name)
+        report_path_for(input, name, path, sizeof path);
+    int to_file = output || name;
+    if (format == FORMAT_HTML) {
+        struct stoke_html_tab tab = {FOLDED_TAB_NAME, p, 0};
+        failed = write_html_tabs_file(&tab, 1, base_name(input), NULL, path, err, sizeof err);
+    } else {
+        failed = write_format_file(format, p, 0, to_file ? path : NULL, err, sizeof err);
+    }
+    if (!failed && to_file)
+        fprintf(stderr, "stoke: report written to %s\n", path);
+    if (failed)
+        fprintf(stderr, "stoke: %s\n", err);
+    stoke_profile_free(p);
+    return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
+}

@@ -1,0 +1,220 @@
+/*
+ * folded_input.c - folded stacks (text) into a profile.
+ *
+ * Owns: the accepted folded dialects (see folded_input.h) and their errors.
+ * Never: guesses at a line it cannot read, or stops at the first bad line
+ * without counting the others.
+ */
+#define _GNU_SOURCE /* getline, memrchr */
+#include "folded_input.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "alloc.h"
+#include "stoke_format.h"
+
+#define FOLDED_FORMAT "\"frame;frame;...;frame COUNT\""
+
+int stoke_is_folded_file(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char magic[STOKE_MAGIC_LEN];
+    size_t n = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    return n < sizeof magic || memcmp(magic, STOKE_MAGIC, STOKE_MAGIC_LEN) != 0;
+}
+
+struct folded_reader {
+    const char *path;
+    struct stoke_profile *profile;
+    uint32_t *frames; /* the frames of the line being read */
+    size_t frames_cap;
+    size_t line;      /* 1-based number of the line being read */
+    size_t stacks;    /* lines that gave a stack */
+    size_t bad;       /* malformed lines */
+    char first_bad[512];
+};
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static void bad_line(struct folded_reader *r, const char *what)
+{
+    if (r->bad++ == 0)
+        snprintf(r->first_bad, sizeof r->first_bad, "%s:%zu: %s", r->path, r->line, what);
+}
+
+static int ends_with(const char *s, size_t len, const char *suffix)
+{
+    size_t n = strlen(suffix);
+    return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+/* "name_[j]" and the other annotations of perf and async-profiler: sets
+ * the kind they mean and returns the name's length without them. */
+static size_t strip_annotation(const char *name, size_t len, struct stoke_frame *f)
+{
+    static const struct {
+        const char *suffix, *module;
+        uint8_t kind, inlined;
+    } annotations[] = {
+        {"_[j]", "", STOKE_KIND_JIT, 0},           {"_[0]", "", STOKE_KIND_JIT, 0},
+        {"_[1]", "", STOKE_KIND_JIT, 0},           {"_[i]", "", STOKE_KIND_JIT, 1},
+        {"_[k]", "[kernel]", STOKE_KIND_LIBRARY, 0},
+    };
+    for (size_t i = 0; i < sizeof annotations / sizeof *annotations; i++) {
+        size_t n = strlen(annotations[i].suffix);
+        if (len > n && ends_with(name, len, annotations[i].suffix)) {
+            f->kind = annotations[i].kind;
+            f->inlined = annotations[i].inlined;
+            f->module = annotations[i].module;
+            return len - n;
+        }
+    }
+    return len;
+}
+
+/* py-spy's "name (path/file.py:12)" (or "(file.py)" without line numbers):
+ * puts the place in f and returns the name's length without it. The name
+ * is changed in place (the place's end is cut off). */
+static size_t split_place(char *name, size_t len, struct stoke_frame *f)
+{
+    if (len < 5 || name[len - 1] != ')')
+        return len;
+    char *open = memrchr(name, '(', len);
+    if (!open || open < name + 2 || open[-1] != ' ')
+        return len;
+    char *place = open + 1;
+    size_t place_len = (size_t)(name + len - 1 - place);
+    char *colon = memrchr(place, ':', place_len);
+    size_t digits = colon ? (size_t)(name + len - 1 - (colon + 1)) : 0;
+    if (colon && digits > 0 && digits <= 9 && strspn(colon + 1, "0123456789") == digits) {
+        f->line = (uint32_t)strtoul(colon + 1, NULL, 10);
+        *colon = '\0';
+    } else if (memchr(place, '.', place_len) || memchr(place, '/', place_len)) {
+        name[len - 1] = '\0';
+    } else {
+        return len; /* "f (int)": a name, not a place */
+    }
+    f->file = place;
+    return (size_t)(open - 1 - name);
+}
+
+/* The frame named name[0..len) (changed in place), interned. */
+static uint32_t read_frame(struct folded_reader *r, char *name, size_t len)
+{
+    struct stoke_frame f = {.name = name, .module = "", .file = "", .kind = STOKE_KIND_PROGRAM};
+    len = strip_annotation(name, len, &f);
+    len = split_place(name, len, &f);
+    if (len >= 2 && name[0] == '[' && name[len - 1] == ']')
+        f.kind = STOKE_KIND_UNKNOWN;
+    name[len] = '\0';
+    return stoke_profile_frame(r->profile, &f);
+}
+
+/* Splits the stack at ';' and adds it with its count. */
+static void add_stack(struct folded_reader *r, char *stack, size_t len, int64_t count)
+{
+    size_t n = 0;
+    char *start = stack;
+    for (char *p = stack;; p++) {
+        if (p == stack + len || *p == ';') {
+            r->frames = stoke_grow(r->frames, &r->frames_cap, n + 1, sizeof *r->frames);
+            r->frames[n++] = read_frame(r, start, (size_t)(p - start));
+            if (p == stack + len)
+                break;
+            start = p + 1;
+        }
+    }
+    stoke_profile_add(r->profile, r->frames, n, &count);
+    r->stacks++;
+}
+
+/* Reads one line of len bytes (its newline included, if any). */
+static void read_line(struct folded_reader *r, char *line, size_t len)
+{
+    if (memchr(line, '\0', len)) {
+        bad_line(r, "holds a NUL byte: the file is not text (give folded stacks or a .stoke trace)");
+        return;
+    }
+    while (len > 0 && is_blank(line[len - 1]))
+        len--;
+    if (len == 0 || line[0] == '#')
+        return;
+    size_t digits = 0;
+    while (digits < len && line[len - 1 - digits] >= '0' && line[len - 1 - digits] <= '9')
+        digits++;
+    size_t stack_len = len - digits;
+    if (digits == 0 || stack_len == 0 || (line[stack_len - 1] != ' ' && line[stack_len - 1] != '\t')) {
+        bad_line(r, digits == 0 || stack_len > 0
+                        ? "does not end with a blank and a count (expected " FOLDED_FORMAT ")"
+                        : "has a count but no stack (expected " FOLDED_FORMAT ")");
+        return;
+    }
+    errno = 0;
+    unsigned long long count = strtoull(line + stack_len, NULL, 10);
+    if (errno == ERANGE || count > INT64_MAX) {
+        bad_line(r, "the count is too large (at most 9223372036854775807)");
+        return;
+    }
+    while (stack_len > 0 && is_blank(line[stack_len - 1]))
+        stack_len--;
+    if (stack_len == 0) {
+        bad_line(r, "has a count but no stack (expected " FOLDED_FORMAT ")");
+        return;
+    }
+    add_stack(r, line, stack_len, (int64_t)count);
+}
+
+static void describe_failure(const struct folded_reader *r, char *err, size_t errlen)
+{
+    if (r->bad > 1)
+        snprintf(err, errlen, "%s (and %zu more malformed line%s)", r->first_bad, r->bad - 1,
+                 r->bad == 2 ? "" : "s");
+    else if (r->bad == 1)
+        snprintf(err, errlen, "%s", r->first_bad);
+    else
+        snprintf(err, errlen, "'%s' holds no stacks; expected lines " FOLDED_FORMAT, r->path);
+}
+
+struct stoke_profile *stoke_read_folded(const char *path, char *err, size_t errlen)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    struct folded_reader r = {.path = path, .profile = stoke_profile_new()};
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    while ((len = getline(&line, &cap, in)) >= 0) {
+        r.line++;
+        read_line(&r, line, (size_t)len);
+    }
+    int read_error = ferror(in);
+    free(line);
+    free(r.frames);
+    fclose(in);
+    if (read_error || r.bad || r.stacks == 0) {
+        if (read_error)
+            snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        else
+            describe_failure(&r, err, errlen);
+        stoke_profile_free(r.profile);
+        return NULL;
+    }
+    return r.profile;
+}

@@ -1,0 +1,64 @@
+// help.js - the keyboard shortcuts and the overlay that lists them (opened
+// with ? or the Help button, closed with Esc, a click outside or Close).
+// The list below is the one place the keys are named: the overlay shows it
+// and keys.js acts on it.
+
+const SHORTCUTS = [
+  ['/', 'search (text, or /regex/ with flags)'],
+  ['Esc', 'close this help, leave the search box, or reset the zoom'],
+  ['0', 'reset the zoom'],
+  ['i', 'flame (roots at the bottom) or icicle (roots at the top)'],
+  ['f', 'the flame graph'],
+  ['s', 'the sandwich (callers and callees) of the function under the pointer'],
+  ['t', 'the table of functions'],
+  ['c', 'colour by module type or by function name'],
+  ['?', 'this help'],
+];
+
+class HelpOverlay {
+  constructor(el, openButton) {
+    this.el = el;
+    const box = document.createElement('div');
+    box.className = 'help-box';
+    const title = document.createElement('h2');
+    title.id = 'help-title';
+    title.textContent = 'Keyboard shortcuts';
+    const list = document.createElement('dl');
+    for (const [key, what] of SHORTCUTS) {
+      const dt = document.createElement('dt');
+      const kbd = document.createElement('kbd');
+      kbd.textContent = key;
+      dt.append(kbd);
+      const dd = document.createElement('dd');
+      dd.textContent = what;
+      list.append(dt, dd);
+    }
+    const mouse = document.createElement('p');
+    mouse.textContent = 'Click a frame to zoom to it; hover for its numbers. ' +
+      'In the sandwich, click a frame to centre on its function.';
+    this.close = document.createElement('button');
+    this.close.type = 'button';
+    this.close.textContent = 'Close';
+    this.close.addEventListener('click', () => this.hide());
+    box.append(title, list, mouse, this.close);
+    el.replaceChildren(box);
+    el.setAttribute('aria-labelledby', title.id);
+    el.addEventListener('click', (e) => {
+      if (e.target === el) this.hide();
+    });
+    openButton.addEventListener('click', () => this.show());
+  }
+
+  get open() {
+    return !this.el.hidden;
+  }
+
+  show() {
+    this.el.hidden = false;
+    this.close.focus();
+  }
+
+  hide() {
+    this.el.hidden = true;
+  }
+}

@@ -1,0 +1,37 @@
+// keys.js - the keyboard shortcuts listed in help.js, acting on the page
+// state. Keys typed into a field (the search box, a select) are the
+// field's, except Esc, which leaves it.
+
+function bindKeys(app, help) {
+  const search = document.getElementById('search');
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement;
+    if (e.key === 'Escape') {
+      if (help.open) help.hide();
+      else if (typing) e.target.blur();
+      else app.setState({ zoom: ROOT });
+      return;
+    }
+    if (typing || help.open && e.key !== '?') return;
+    const action = keyAction(app, help, e.key, search);
+    if (action) {
+      e.preventDefault();
+      action();
+    }
+  });
+}
+
+function keyAction(app, help, key, search) {
+  switch (key) {
+    case '/': return () => search.focus();
+    case '0': return () => app.setState({ zoom: ROOT });
+    case 'i': return () => app.setState({ icicle: !app.state.icicle });
+    case 'f': return () => app.setState({ view: 'flame' });
+    case 't': return () => app.setState({ view: 'table' });
+    case 's': return () => app.openSandwichAtPointer();
+    case 'c': return () => app.setState({ color: app.state.color === 'kind' ? 'name' : 'kind' });
+    case '?': return () => (help.open ? help.hide() : help.show());
+    default: return null;
+  }
+}

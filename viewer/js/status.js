@@ -1,0 +1,91 @@
+// status.js - the page's words about what it shows: the summary of the
+// open tab, the search (it marks the matches in the flame graph and says
+// their share), the colour legend, and the message that replaces an empty
+// or unreadable profile. Text only, set with textContent.
+
+const $ = (id) => document.getElementById(id);
+
+function summaryText(app) {
+  const { profile, tree, measure } = app;
+  const total = tree.total[ROOT];
+  const parts = [];
+  if (profile.differential) {
+    const before = tree.before[ROOT];
+    const named = measure.label === 'after' ? '' : measure.label + ': ';
+    parts.push(named + 'after ' + measure.format(total), 'before ' + measure.format(before),
+               'change ' + formatChange(before, total, measure.format));
+  } else {
+    parts.push(measure.amount(total));
+    if (measure.time) parts.push(measure.time(total));
+  }
+  const procs = profile.processes.length;
+  if (procs > 0) parts.push(procs + (procs === 1 ? ' process' : ' processes'));
+  const lost = profile.processes.reduce((sum, p) => sum + p.lost, 0);
+  if (lost > 0) parts.push(formatCount(lost) + ' lost');
+  return parts.join(' \u00b7 ');
+}
+
+function emptyText(app) {
+  const { profile, tree, measure } = app;
+  if (profile.differential && tree.before[ROOT] > 0) {
+    return 'Nothing is left after: all ' + measure.format(tree.before[ROOT]) +
+           ' was only in before (search still finds those frames).';
+  }
+  return 'This profile holds no ' + measure.label + '.';
+}
+
+function framesText(n) {
+  return formatCount(n) + (n === 1 ? ' frame' : ' frames');
+}
+
+function showSearch(app, text) {
+  const { tree, profile, view, measure } = app;
+  const out = $('match');
+  const matcher = parseQuery(text);
+  app.matcher = matcher;
+  $('search').classList.toggle('invalid', Boolean(matcher && matcher.error));
+  if ($('search').value !== text && document.activeElement !== $('search')) $('search').value = text;
+  if (!matcher || matcher.error) {
+    view.setMatches(null);
+    out.hidden = !matcher;
+    if (matcher) out.textContent = 'Bad regex: ' + matcher.error;
+    return;
+  }
+  const found = findMatches(tree, profile, matcher);
+  const total = tree.total[ROOT];
+  view.setMatches(found.nodeMatch);
+  out.hidden = false;
+  if (profile.differential) {
+    out.textContent = 'Matched ' + formatPercent(found.matchedTotal, total) + ' of after (' +
+      measure.format(found.matchedTotal) + ' of ' + measure.format(total) + '; before ' +
+      measure.format(found.matchedBefore) + ' of ' + measure.format(tree.before[ROOT]) + '), ' +
+      framesText(found.matchedNodes) + ', ' + formatCount(found.goneNodes) + ' only in before';
+  } else {
+    out.textContent = 'Matched ' + formatPercent(found.matchedTotal, total) + ' of total (' +
+      measure.format(found.matchedTotal) + ' of ' + measure.amount(total) + ', ' +
+      framesText(found.matchedNodes) + ')';
+  }
+}
+
+// items: [{ label, color }]
+function renderLegend(el, items) {
+  el.replaceChildren(...items.map(({ label, color }) => {
+    const item = document.createElement('span');
+    const swatch = document.createElement('span');
+    swatch.className = 'swatch';
+    swatch.style.backgroundColor = color;
+    item.append(swatch, label);
+    return item;
+  }));
+}
+
+function showMessage(text, isError) {
+  const el = $('message');
+  el.textContent = text;
+  el.classList.toggle('error', isError);
+  el.hidden = false;
+}
+
+function hideMessage() {
+  $('message').hidden = true;
+}
