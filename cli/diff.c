@@ -20,6 +20,7 @@
 #include "outputs.h"
 #include "text_profile.h"
 #include "traces.h"
+#include "warn.h"
 
 #define LARGEST_CHANGES_SHOWN 5
 #define NAME_WIDTH_MAX 100
@@ -212,7 +213,9 @@ static void print_largest_changes(const struct stoke_profile *diff, const char *
         uint32_t leaf = diff->stack_frames[diff->stack_start[s] + diff->stack_len[s] - 1];
         char text[64];
         format_change(text, sizeof text, diff->value_units[1], c[i].change);
-        fprintf(stderr, "  %12s  %.*s\n", text, NAME_WIDTH_MAX, diff->frames[leaf].name);
+        fprintf(stderr, "  %12s  ", text);
+        stoke_put_printable(stderr, diff->frames[leaf].name, NAME_WIDTH_MAX);
+        fputc('\n', stderr);
     }
     if (!n)
         fprintf(stderr, "  no change in %s\n", what);

@@ -8,12 +8,14 @@
 #include "heap_summary.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "alloc.h"
 #include "measure.h"
 #include "stoke_format.h"
 #include "units.h"
+#include "warn.h"
 
 #define NAME_WIDTH_MAX 100
 
@@ -88,7 +90,9 @@ static void print_largest_header(FILE *out, const struct stoke_profile *p, int m
         fprintf(out, "the peak snapshot");
     else
         fprintf(out, "snapshot %" PRIu64 " (%s)", s->heap.sequence, trigger_name(s->heap.trigger));
-    fprintf(out, " of %s (%u), by leaf function:\n", s->comm, s->pid);
+    fputs(" of ", out);
+    stoke_put_printable(out, s->comm, SIZE_MAX);
+    fprintf(out, " (%u), by leaf function:\n", s->pid);
 }
 
 void print_largest_stacks(FILE *out, const struct stoke_profile *p, int measure, size_t count)
@@ -104,7 +108,9 @@ void print_largest_stacks(FILE *out, const struct stoke_profile *p, int measure,
     for (size_t i = 0; i < n && i < count; i++) {
         char value[BYTES_TEXT_MAX];
         format_value(value, sizeof value, p->value_units[measure], rows[i].value);
-        fprintf(out, "  %12s  %.*s\n", value, NAME_WIDTH_MAX, leaf_name(p, rows[i].stack));
+        fprintf(out, "  %12s  ", value);
+        stoke_put_printable(out, leaf_name(p, rows[i].stack), NAME_WIDTH_MAX);
+        fputc('\n', out);
     }
     free(rows);
 }

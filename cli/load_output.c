@@ -3,7 +3,6 @@
  */
 #include "load_output.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
+#include "report_file.h"
 
 #define LOAD_OUTPUT_READ_MAX (2 << 20)
 
@@ -23,18 +23,19 @@ int load_output_save(const char *dir, const char *text, size_t len, size_t dropp
 {
     char path[PATH_MAX];
     path_in(dir, path, sizeof path);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "stoke: cannot write '%s': %s; the report goes on without the load "
-                        "command's output\n", path, strerror(errno));
+    struct report_file file;
+    char err[PATH_MAX + 256];
+    if (report_file_open(&file, path, err, sizeof err)) {
+        fprintf(stderr, "stoke: %s; the report goes on without the load command's output\n",
+                err);
         return -1;
     }
     if (len)
-        fwrite(text, 1, len, f);
+        fwrite(text, 1, len, file.out);
     if (dropped)
-        fprintf(f, "\n[stoke: %zu more bytes of output not kept]\n", dropped);
-    if (fclose(f)) {
-        fprintf(stderr, "stoke: cannot write '%s': %s\n", path, strerror(errno));
+        fprintf(file.out, "\n[stoke: %zu more bytes of output not kept]\n", dropped);
+    if (report_file_close(&file, ferror(file.out), err, sizeof err)) {
+        fprintf(stderr, "stoke: %s\n", err);
         return -1;
     }
     return 0;

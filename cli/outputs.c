@@ -3,23 +3,23 @@
  * or several in tabs), folded stacks and differential folded stacks, pprof,
  * speedscope and Chrome .cpuprofile files, through the viewer's, the
  * symbolizer's and the formats' writers. Owns where a
- * report goes by default and what its title is. Never leaves a half-written
- * file behind, and never formats profile data itself.
+ * report goes by default and what its title is; files are created by
+ * report_file.c (never half-written, never through a link). Never formats
+ * profile data itself.
  */
 #define _GNU_SOURCE /* memrchr */
 #include "outputs.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cpuprofile.h"
 #include "folded.h"
 #include "html.h"
 #include "pprof.h"
+#include "report_file.h"
 #include "speedscope.h"
 
 void report_path_for(const char *input, const char *name, char *path, size_t len)
@@ -55,26 +55,6 @@ static void report_title(const struct stoke_profile *p, char *title, size_t len)
                  p->nprocs - 1, p->nprocs == 2 ? "" : "es");
 }
 
-static void describe_write_error(const char *path, int error, char *err, size_t errlen)
-{
-    snprintf(err, errlen, "cannot write '%s': %s; choose another place with -o", path,
-             strerror(error));
-}
-
-/* Closes out and checks that everything reached the file; removes the file
- * when it did not. */
-static int finish_file(FILE *out, const char *path, int write_failed, char *err, size_t errlen)
-{
-    int error = write_failed ? errno : 0;
-    if (fclose(out) && !error)
-        error = errno;
-    if (!error)
-        return 0;
-    unlink(path);
-    describe_write_error(path, error, err, errlen);
-    return -1;
-}
-
 /* What goes into one file: a writer and what it writes. */
 struct job {
     int (*write)(FILE *out, const struct job *job);
@@ -95,13 +75,11 @@ static int write_job(const struct job *job, const char *path, char *err, size_t 
         snprintf(err, errlen, "cannot write to standard output: %s", strerror(errno));
         return -1;
     }
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        describe_write_error(path, errno, err, errlen);
+    struct report_file file;
+    if (report_file_open(&file, path, err, errlen))
         return -1;
-    }
-    int failed = job->write(out, job) != 0 || fflush(out) != 0;
-    return finish_file(out, path, failed, err, errlen);
+    int failed = job->write(file.out, job) != 0 || fflush(file.out) != 0;
+    return report_file_close(&file, failed, err, errlen);
 }
 
 static int html(FILE *out, const struct job *job)

@@ -347,11 +347,26 @@ static uint64_t monotonic_us(void)
     return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
+/* Whether the program runs with privileges other than the user's (setuid,
+ * setgid, file capabilities): stoke refuses to start it. */
+static int changes_privileges(enum preload_verdict verdict)
+{
+    return verdict == PRELOAD_SETUID || verdict == PRELOAD_SETGID ||
+           verdict == PRELOAD_CAPABILITIES;
+}
+
+static void refuse_privileged(const char *file, enum preload_verdict verdict)
+{
+    fprintf(stderr, "stoke: %s %s; stoke does not run programs that change privileges: run "
+                    "stoke as the user the program becomes, or profile a copy without the bit "
+                    "(docs/usage.md)\n",
+            file, preload_problem(verdict));
+}
+
 /* Warns when the loader will not preload the agent into the command; the
  * command still runs. Returns 1 when it warned. */
-static int warn_if_unprofilable(const char *file)
+static int warn_if_unprofilable(const char *file, enum preload_verdict verdict)
 {
-    enum preload_verdict verdict = check_preload(file);
     if (verdict == PRELOAD_WORKS)
         return 0;
     fprintf(stderr, "stoke: warning: %s %s; it runs, but nothing will be recorded "
@@ -462,7 +477,12 @@ int record_main(int argc, char **argv)
         fprintf(stderr, "stoke: cannot run '%s': %s\n", opt.command[0], strerror(error));
         return cannot_run_status(error);
     }
-    int warned = warn_if_unprofilable(file);
+    enum preload_verdict verdict = check_preload(file);
+    if (changes_privileges(verdict)) {
+        refuse_privileged(file, verdict);
+        return EXIT_RUNTIME_FAILURE;
+    }
+    int warned = warn_if_unprofilable(file, verdict);
 
     struct launch_plan plan = {
         .file = file,

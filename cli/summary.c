@@ -10,10 +10,12 @@
 #include "summary.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stoke_format.h"
+#include "warn.h"
 
 #define HOTTEST_SHOWN 10
 #define PROCESSES_SHOWN 10
@@ -98,8 +100,9 @@ static int sampled_by_primary_engine(const struct stoke_process_summary *proc)
 
 static void print_process(FILE *out, const struct stoke_process_summary *proc)
 {
-    fprintf(out, "  %s (%u): %" PRIu64 " sample%s", proc->comm, proc->pid, proc->samples,
-            plural(proc->samples));
+    fputs("  ", out);
+    stoke_put_printable(out, proc->comm, SIZE_MAX);
+    fprintf(out, " (%u): %" PRIu64 " sample%s", proc->pid, proc->samples, plural(proc->samples));
     if (proc->samples_lost)
         fprintf(out, ", %" PRIu64 " lost", proc->samples_lost);
     if (!sampled_by_primary_engine(proc))
@@ -231,10 +234,14 @@ void print_hottest(FILE *out, const struct stoke_profile *p)
     if (n)
         fprintf(out, "  hottest functions:\n     self   total  function\n");
     for (size_t i = 0; i < n && i < HOTTEST_SHOWN; i++) {
-        fprintf(out, "  %6.1f%% %6.1f%%  %.*s", 100.0 * (double)fn[i].self / (double)total,
-                100.0 * (double)fn[i].total / (double)total, NAME_WIDTH_MAX, fn[i].name);
-        if ((fn[i].kind == STOKE_KIND_LIBRARY || fn[i].kind == STOKE_KIND_LIBC) && *fn[i].module)
-            fprintf(out, "  (%s)", fn[i].module);
+        fprintf(out, "  %6.1f%% %6.1f%%  ", 100.0 * (double)fn[i].self / (double)total,
+                100.0 * (double)fn[i].total / (double)total);
+        stoke_put_printable(out, fn[i].name, NAME_WIDTH_MAX);
+        if ((fn[i].kind == STOKE_KIND_LIBRARY || fn[i].kind == STOKE_KIND_LIBC) && *fn[i].module) {
+            fputs("  (", out);
+            stoke_put_printable(out, fn[i].module, SIZE_MAX);
+            fputc(')', out);
+        }
         fputc('\n', out);
     }
     free(fn);

@@ -8,6 +8,7 @@
  */
 #include "cpuprofile.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,10 @@ int stoke_write_cpuprofile(FILE *out, const struct stoke_profile *p)
 {
     if (p->kind != STOKE_PROFILE_CPU)
         return -1;
+    if (stoke_profile_total(p, 0) > STOKE_CPUPROFILE_MAX_SAMPLES) {
+        errno = EFBIG;
+        return -1;
+    }
     struct tree t = {0};
     build_tree(&t, p);
     putc('{', out);

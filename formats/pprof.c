@@ -264,7 +264,7 @@ static void sample_values(const struct stoke_profile *p, const struct stoke_row 
         v[3] = row->values[STOKE_HEAP_LIVE_BYTES];
     } else {
         v[0] = row->values[0];
-        v[1] = row->values[0] * (int64_t)sample_period_ns(p, parts->process);
+        v[1] = samples_time_ns(row->values[0], sample_period_ns(p, parts->process));
     }
 }
 

@@ -44,7 +44,7 @@ static int64_t weight_of(const struct stoke_profile *p, const struct entry *e, s
 {
     int64_t v = p->rows[e->row].values[value_index];
     if (p->kind == STOKE_PROFILE_CPU && p->period_ns)
-        v *= (int64_t)sample_period_ns(p, e->parts.process);
+        v = samples_time_ns(v, sample_period_ns(p, e->parts.process));
     return v;
 }
 

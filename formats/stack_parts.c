@@ -35,6 +35,14 @@ uint64_t sample_period_ns(const struct stoke_profile *p, const struct stoke_proc
     return s && s->period_ns ? s->period_ns : p->period_ns;
 }
 
+int64_t samples_time_ns(int64_t samples, uint64_t period_ns)
+{
+    int64_t ns;
+    if (period_ns > INT64_MAX || __builtin_mul_overflow(samples, (int64_t)period_ns, &ns))
+        return INT64_MAX;
+    return ns;
+}
+
 int is_wall_clock(const struct stoke_profile *p)
 {
     return p->kind == STOKE_PROFILE_CPU && p->nprocs && p->procs[0].clock == STOKE_CLOCK_WALL;

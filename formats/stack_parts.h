@@ -24,6 +24,10 @@ void stack_parts_of(const struct stoke_profile *p, uint32_t stack, struct stack_
  * when s is NULL or has none). */
 uint64_t sample_period_ns(const struct stoke_profile *p, const struct stoke_process_summary *s);
 
+/* samples x period_ns: the time samples of one process stand for, in
+ * nanoseconds; INT64_MAX when that does not fit (a damaged trace's period). */
+int64_t samples_time_ns(int64_t samples, uint64_t period_ns);
+
 /* 1 when the samples of p measure wall-clock time, not CPU time. */
 int is_wall_clock(const struct stoke_profile *p);
 

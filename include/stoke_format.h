@@ -43,6 +43,15 @@
  * and are marked truncated. */
 #define STOKE_MAX_FRAMES 128
 
+/* Largest weight of one sample (the agent writes at most 1001); readers take
+ * a larger one as damage, so a few bytes of a trace cannot stand for an
+ * unbounded number of samples. */
+#define STOKE_MAX_SAMPLE_WEIGHT 1024
+
+/* Longest sampling period of a PROCESS record: 1 s, the agent's lowest rate
+ * (1 Hz); readers take a longer one as damage. */
+#define STOKE_MAX_PERIOD_NS 1000000000u
+
 /* Module id 0 means "no module": the frame's offset is then an absolute
  * address (JIT code, named offline from /tmp/perf-<pid>.map, or unknown). */
 #define STOKE_MODULE_NONE 0

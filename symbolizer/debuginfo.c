@@ -44,6 +44,8 @@ struct stoke_debuginfo *stoke_debuginfo_open(const char *name, const char *path,
     dwfl_report_end(dwfl, NULL, NULL);
     if (!module) {
         dwfl_end(dwfl);
+        if (fd >= 0)
+            close(fd); /* libdwfl keeps a descriptor only with the module it made */
         return NULL;
     }
     struct stoke_debuginfo *d = stoke_xcalloc(1, sizeof *d);

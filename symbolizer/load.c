@@ -32,6 +32,13 @@
 #define MAX_STACK_ID (1u << 28)        /* larger ids are taken as damage */
 #define MAX_RECORD_FRAMES (8 * STOKE_MAX_FRAMES)
 #define NO_PROCESS SIZE_MAX
+/* Largest total of a heap value in one snapshot (4 PiB, or 4.5e15 objects):
+ * more is damage, so sums over any number of snapshots stay far from
+ * overflowing the profile's 64-bit values. */
+#define MAX_HEAP_TOTAL (UINT64_C(1) << 52)
+/* Most sampled time one trace may hold (9 years of CPU): more is damage, so
+ * samples times the period, and their sums, stay far from overflowing. */
+#define MAX_TRACE_SAMPLED_NS (UINT64_C(1) << 58)
 
 /* A frame of a STACK record: module id and offset (ELF virtual address). */
 struct code_address {
@@ -68,6 +75,7 @@ struct loader {
     int kind_settled;             /* this file's kind was checked against the profile */
     int heap_seen;                /* the HEAP record was read: a heap snapshot */
     uint64_t heap_stacks;         /* HEAP_STACK records read */
+    uint64_t heap_totals[STOKE_HEAP_NVALUES]; /* their values added up */
     int refused;                  /* the file's kind is not the profile's: stop */
     struct code_address addresses[MAX_RECORD_FRAMES]; /* of the STACK record being read */
 };
@@ -139,7 +147,7 @@ static int on_process(struct loader *l, struct stoke_fields *f)
     size_t comm_len, exe_len;
     const uint8_t *comm = stoke_field_bytes(f, &comm_len);
     const uint8_t *exe = stoke_field_bytes(f, &exe_len);
-    if (f->bad || l->proc != NO_PROCESS)
+    if (f->bad || l->proc != NO_PROCESS || period_ns > STOKE_MAX_PERIOD_NS)
         return -1;
     char *name = copy_str(comm, comm_len);
     start_process(l, pid, name, copy_str(exe, exe_len));
@@ -318,6 +326,14 @@ static uint32_t profile_stack(struct loader *l, uint32_t thread, uint64_t id)
     return stack;
 }
 
+/* Whether weight more periods keep the trace within MAX_TRACE_SAMPLED_NS (at
+ * the longest period when the trace names none). */
+static int weight_fits(struct loader *l, uint64_t weight)
+{
+    uint64_t period = summary(l)->period_ns ? summary(l)->period_ns : STOKE_MAX_PERIOD_NS;
+    return l->weight_total + weight <= MAX_TRACE_SAMPLED_NS / period;
+}
+
 static int on_samples(struct loader *l, struct stoke_fields *f)
 {
     uint64_t tid = stoke_field_u(f), time_us = stoke_field_u(f), count = stoke_field_u(f);
@@ -330,9 +346,11 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
     struct stoke_process_summary *s = summary(l);
     for (uint64_t i = 0; i < count; i++) {
         uint64_t id = stoke_field_u(f), delta_us = stoke_field_u(f);
-        int64_t weight = (int64_t)stoke_field_u(f) + 1;
-        if (f->bad || id >= MAX_STACK_ID)
+        uint64_t weight_less_one = stoke_field_u(f);
+        if (f->bad || id >= MAX_STACK_ID || weight_less_one >= STOKE_MAX_SAMPLE_WEIGHT ||
+            !weight_fits(l, weight_less_one + 1))
             return -1;
+        int64_t weight = (int64_t)weight_less_one + 1;
         time_us += delta_us;
         stoke_profile_add_to_stack(l->profile, profile_stack(l, thread, id), &weight);
         s->samples++;
@@ -360,14 +378,29 @@ static int on_heap(struct loader *l, struct stoke_fields *f)
     return 0;
 }
 
+/* Adds a HEAP_STACK's values to the snapshot's totals; returns -1 (damage)
+ * when a total would pass MAX_HEAP_TOTAL. */
+static int add_to_heap_totals(struct loader *l, const uint64_t *values)
+{
+    for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
+        if (values[i] > MAX_HEAP_TOTAL - l->heap_totals[i])
+            return -1;
+    for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
+        l->heap_totals[i] += values[i];
+    return 0;
+}
+
 static int on_heap_stack(struct loader *l, struct stoke_fields *f)
 {
     uint64_t id = stoke_field_u(f);
+    uint64_t read[STOKE_HEAP_NVALUES];
     int64_t values[STOKE_HEAP_NVALUES];
     for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
-        values[i] = (int64_t)stoke_field_u(f);
-    if (f->bad || id >= MAX_STACK_ID || !l->heap_seen)
+        read[i] = stoke_field_u(f);
+    if (f->bad || id >= MAX_STACK_ID || !l->heap_seen || add_to_heap_totals(l, read))
         return -1;
+    for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
+        values[i] = (int64_t)read[i]; /* at most MAX_HEAP_TOTAL */
     stoke_profile_add_to_stack(l->profile, profile_stack(l, UINT32_MAX, id), values);
     l->heap_stacks++;
     return 0;

@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "alloc.h"
 #include "arena.h"
+#include "regular_file.h"
 
 struct jit_symbol {
     uint64_t start, size;
@@ -66,9 +68,13 @@ static void sort_and_dedup(struct stoke_perfmap *m)
 
 struct stoke_perfmap *stoke_perfmap_load(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    int fd = stoke_open_regular(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
         return NULL;
+    }
     struct stoke_perfmap *m = stoke_xcalloc(1, sizeof *m);
     size_t cap = 0, line_cap = 0;
     char *line = NULL;

@@ -12,7 +12,8 @@
 
 struct stoke_perfmap;
 
-/* Reads the map file at path; NULL when it cannot be read or lists nothing. */
+/* Reads the map file at path; NULL when it cannot be read, is not a regular
+ * file or lists nothing. */
 struct stoke_perfmap *stoke_perfmap_load(const char *path);
 
 /* The name of the code at addr, or NULL. Later lines of the file win over

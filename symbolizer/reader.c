@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 #include "alloc.h"
+#include "regular_file.h"
 #include "stoke_format.h"
 
 /* A record longer than this is taken as corruption rather than buffered. */
@@ -181,17 +183,20 @@ static void measure_damage(struct reader *r)
 static int open_trace(struct reader *r, char *err, size_t errlen)
 {
     struct stat st;
-    r->file = fopen(r->path, "rb");
-    if (!r->file) {
+    int fd = stoke_open_regular(r->path);
+    if (fd < 0 && (errno == EISDIR || errno == EINVAL)) {
+        snprintf(err, errlen, "%s: is a %s, not a trace file", r->path,
+                 errno == EISDIR ? "directory" : "FIFO, device or socket");
+        return -1;
+    }
+    if (fd < 0 || !(r->file = fdopen(fd, "rb"))) {
         snprintf(err, errlen, "%s: cannot open: %s", r->path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
     if (fstat(fileno(r->file), &st) != 0) {
         snprintf(err, errlen, "%s: cannot read: %s", r->path, strerror(errno));
-        return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "%s: is a directory, not a trace file", r->path);
         return -1;
     }
     r->status->file_bytes = (uint64_t)st.st_size;

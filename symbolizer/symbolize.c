@@ -9,6 +9,7 @@
  */
 #include "symbolize.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "demangler.h"
 #include "hash.h"
 #include "perfmap.h"
+#include "regular_file.h"
 #include "stoke_format.h"
 #include "vdso.h"
 #include "warn.h"
@@ -198,10 +200,13 @@ static int build_id_matches(struct elf_object *o)
 static void open_object(struct stoke_symbolizer *s, struct elf_object *o)
 {
     int vdso = stoke_is_vdso_path(o->path);
-    int fd = vdso ? stoke_vdso_open() : -1;
+    int fd = vdso ? stoke_vdso_open() : stoke_open_regular(o->path);
     o->state = OBJECT_UNUSABLE;
-    if (vdso && fd < 0)
+    if (fd < 0) {
+        if (!vdso && *o->path)
+            warn_object(s, o, errno == EINVAL ? "is not a regular file" : "cannot be read");
         return;
+    }
     o->debuginfo = stoke_debuginfo_open(o->module_name, o->path, fd);
     if (!o->debuginfo) {
         if (!vdso && *o->path)

@@ -93,7 +93,8 @@ struct stoke_symtab *stoke_symtab_build(Dwfl_Module *module)
         t->symbols[t->n++] = (struct function_symbol){addr, addr + sym.st_size, name,
                                                       alias_rank(name, sym.st_info)};
     }
-    qsort(t->symbols, t->n, sizeof *t->symbols, by_start_then_rank);
+    if (t->n) /* a file without function symbols has no array to sort */
+        qsort(t->symbols, t->n, sizeof *t->symbols, by_start_then_rank);
     dedup_and_close(t);
     return t;
 }

@@ -7,13 +7,14 @@
 #include "warn.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
-static void put_printable(const char *s)
+void stoke_put_printable(FILE *out, const char *s, size_t max)
 {
-    for (; *s; s++) {
+    for (; *s && max; s++, max--) {
         unsigned char c = (unsigned char)*s;
-        fputc(c < 0x20 || c == 0x7f ? '?' : c, stderr);
+        fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
     }
 }
 
@@ -25,8 +26,8 @@ void stoke_warn(const char *trace_path, const char *fmt, ...)
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     fputs("stoke: ", stderr);
-    put_printable(trace_path);
+    stoke_put_printable(stderr, trace_path, SIZE_MAX);
     fputs(": ", stderr);
-    put_printable(message);
+    stoke_put_printable(stderr, message, SIZE_MAX);
     fputc('\n', stderr);
 }

@@ -7,7 +7,8 @@ command) and the documented exit status; nothing crashes:
   not_executable     a file without execute permission, a directory: 126
   static_binary      a statically linked program: a warning that the agent
                      cannot be preloaded; it still runs, with its status
-  setuid_binary      a program setuid to another user: the same (as root)
+  setuid_binary      a program setuid to another user: refused (1) with a
+                     message naming it, and not run (as root)
   unwritable_output  -o under a regular file: 1, and the command not run
   empty_trace        an empty .stoke file: 1
   foreign_trace      files that are not traces: 1; in a directory with a
@@ -20,12 +21,20 @@ command) and the documented exit status; nothing crashes:
                      counts)
   newer_version      a trace of a newer major format: 1, saying to upgrade;
                      a newer minor version still reads
+  planted_trace_link a symbolic link planted where the agent will write a
+                     trace: left alone, nothing written through it, the
+                     trace written beside it; traces and the report 0600
+  fifo_paths         FIFOs where stoke reads: a trace naming one as a module,
+                     a perf map that is one, a FIFO as the trace itself:
+                     the report never blocks; the module shows as
+                     module+offset, with a warning naming it
 
 usage: test_bad_input.py CASE
 """
 import os
 import shutil
 import stat
+import subprocess
 
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, describe, expect, fresh_dir, main,
                          program, record, record_ok, run, text, traces_in)
@@ -116,7 +125,12 @@ def setuid_binary():
     shutil.copy(program("hello"), setuid_hello)
     os.chown(setuid_hello, NOBODY_UID, -1)
     os.chmod(setuid_hello, stat.S_ISUID | 0o755)
-    expect_runs_unprofiled(setuid_hello, os.path.join(work, "out"), "setuid")
+    out = os.path.join(work, "out")
+    result = record(out, [setuid_hello])
+    expect_one_line_error(result, 1, [setuid_hello, "setuid", "change privileges"],
+                          "setuid program")
+    expect(result.stdout == b"", "the setuid program ran", describe(result))
+    expect(not os.path.isdir(out) or not traces_in(out), "the setuid program left a trace")
 
 
 def unwritable_output():
@@ -276,10 +290,84 @@ def newer_version():
            "a trace of a newer minor version does not read the same", describe(result))
 
 
+def planted_trace_link():
+    work = fresh_dir("planted_trace_link")
+    out, victim = os.path.join(work, "out"), os.path.join(work, "victim")
+    # sh writes sh.<pid>.stoke; hello, exec'd in the same process, would
+    # write hello.<pid>.stoke, where sh plants a link first.
+    planted = f'ln -s "{victim}" "{out}/hello.$$.stoke" && exec "{program("hello")}"'
+    result = record_ok(out, ["sh", "-c", planted])
+    expect(not os.path.lexists(victim), "the agent wrote through the planted link",
+           describe(result))
+    links = [f for f in traces_in(out) if os.path.islink(os.path.join(out, f))]
+    expect(len(links) == 1 and os.readlink(os.path.join(out, links[0])) == victim,
+           f"the planted link was changed or removed: {traces_in(out)}", describe(result))
+    traces = [f for f in traces_in(out) if f not in links]
+    expect(any(f.startswith("hello.") for f in traces),
+           f"hello left no trace beside the link: {traces}", describe(result))
+    modes = {f: oct(stat.S_IMODE(os.stat(os.path.join(out, f)).st_mode))
+             for f in traces + ["flamegraph.html"]}
+    expect(all(m == "0o600" for m in modes.values()), f"file modes {modes}, expected 0600")
+
+
+def leb128(value):
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def record_bytes(record_type, *fields):
+    """One record (include/stoke_format.h): fields are ints (unsigned LEB128)
+    or bytes (length-prefixed)."""
+    payload = b"".join(leb128(f) if isinstance(f, int) else leb128(len(f)) + f
+                       for f in fields)
+    return bytes([record_type]) + leb128(len(payload)) + payload
+
+
+def trace_naming(module_path, pid):
+    """A trace of one sample whose stack is an address in module_path and a
+    JIT address (named from perf-<pid>.map)."""
+    PROCESS, MAP, STACK, SAMPLES, END = 1, 2, 5, 6, 7
+    records = b"".join([
+        record_bytes(PROCESS, pid, 1, 0, 0, 0, 0, 1000, 1000000, b"demo", b"", b""),
+        record_bytes(MAP, 1, 0x1000, 0x2000, 0, b"", module_path.encode(), 0),
+        # leaf first: JIT address (module 0), then the module's offset 0x1234
+        record_bytes(STACK, 0, 0, 2, 0, 0x7F0000001000 << 1, 1, 0x1234 << 1),
+        record_bytes(SAMPLES, pid, 0, 1, 0, 0, 0),
+        record_bytes(END, 1, 0, 0, 1000, 1)])
+    frame = subprocess.run(["zstd", "-q", "-c"], input=records, stdout=subprocess.PIPE,
+                           check=True).stdout
+    return b"STOKETRC" + bytes([1, 0, 1, 0]) + bytes(4) + frame
+
+
+def fifo_paths():
+    work = fresh_dir("fifo_paths")
+    module, pid = os.path.join(work, "module.fifo"), 4242
+    os.mkfifo(module)
+    os.mkfifo(os.path.join(work, f"perf-{pid}.map"))
+    trace = os.path.join(work, "demo.4242.stoke")
+    write_bytes(trace, trace_naming(module, pid))
+    result = run([STOKE, "report", trace, "--folded"], timeout=20)
+    expect(result.returncode == 0, "a trace naming FIFOs did not report", describe(result))
+    expect(text(result.stdout) == "demo (4242);module.fifo+0x1234;[unknown]+0x7f0000001000 1\n",
+           "the module in a FIFO is not shown as module+offset", describe(result))
+    expect(any(module in line and "not a regular file" in line
+               for line in stderr_lines(result)), "no warning names the FIFO module",
+           describe(result))
+    fifo_trace = os.path.join(work, "fifo.1.stoke")
+    os.mkfifo(fifo_trace)
+    result = run([STOKE, "report", fifo_trace, "--folded"], timeout=20)
+    expect_one_line_error(result, 1, [fifo_trace, "not a trace file"], "a FIFO as the trace")
+
+
 if __name__ == "__main__":
     raise SystemExit(main({
         "missing_command": missing_command, "not_executable": not_executable,
         "static_binary": static_binary, "setuid_binary": setuid_binary,
         "unwritable_output": unwritable_output, "empty_trace": empty_trace,
         "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
-        "corrupted_trace": corrupted_trace, "newer_version": newer_version}))
+        "corrupted_trace": corrupted_trace, "newer_version": newer_version,
+        "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths}))
