@@ -49,14 +49,18 @@ static int perf_start(struct thread_state *t)
     int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (fd < 0)
         return -1;
+    /* set before the event is enabled: its first, random and possibly tiny,
+     * period may end at once, and that sample must set the real period (or
+     * the thread would be signalled every few nanoseconds from then on) */
+    t->timer.perf_fd = fd;
+    t->timer.first_pending = 1;
     struct f_owner_ex owner = {F_OWNER_TID, t->tid};
     if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) || fcntl(fd, F_SETSIG, sample_signal) ||
         fcntl(fd, F_SETOWN_EX, &owner) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+        t->timer.perf_fd = -1;
         close(fd);
         return -1;
     }
-    t->timer.perf_fd = fd;
-    t->timer.first_pending = 1;
     return 0;
 }
 
