@@ -112,7 +112,7 @@ GIT_SCRIPT = """
 set -e
 git init -q -b main repo
 cd repo
-for i in $(seq 1 150); do echo "line $i" > "f$i.txt"; done
+for i in $(seq 1 60); do echo "line $i" > "f$i.txt"; done
 git add .
 git commit -q -m first
 sed -i s/line/LINE/ f1*.txt
@@ -165,7 +165,7 @@ int main(void)
 NODE_SCRIPT = """
 const zlib = require('zlib');
 const items = new Map();
-for (let i = 0; i < 200000; i++) items.set('k' + i, {i, s: 'x'.repeat(i % 30)});
+for (let i = 0; i < 100000; i++) items.set('k' + i, {i, s: 'x'.repeat(i % 30)});
 let sum = 0;
 for (const v of items.values()) sum += v.i + v.s.length;
 const json = JSON.stringify([...items.entries()].slice(0, 20000));
@@ -188,12 +188,13 @@ seq 1 20000 | paste -sd+ | bc
 
 
 def bash_inputs(directory):
-    write(directory, "numbers", "".join(f"{(i * 7919) % 100003}\n" for i in range(30000)))
+    write(directory, "numbers", "".join(f"{(i * 7919) % 100003}\n" for i in range(10000)))
 
 
 # --- redis: a server under load ------------------------------------------------------
 
 REDIS_REQUESTS = "2000"
+REDIS_PORT_ATTEMPTS = 5
 REDIS_LOG_PREFIX = re.compile(rb"^\d+:[A-Z] \d\d [A-Za-z]{3} \d{4} [\d:.]+ ", re.M)
 
 
@@ -203,14 +204,21 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_for_port(port, server, timeout=10.0):
+def serving(port, server, directory, timeout=10.0):
+    """True once this server listens on port, False if it ended (the port
+    was taken meanwhile). Another server that took the port is not it:
+    each runs in its own directory."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and server.poll() is None:
         with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
+            listening = s.connect_ex(("127.0.0.1", port)) == 0
+        if listening:
+            answer = run(["redis-cli", "-h", "127.0.0.1", "-p", str(port), "CONFIG", "GET", "dir"])
+            return os.path.realpath(directory).encode() in answer.stdout
         time.sleep(0.05)
-    raise TestFailure(f"redis-server did not listen on 127.0.0.1:{port} within {timeout} s")
+    expect(server.poll() is not None, f"redis-server did not listen on 127.0.0.1:{port} "
+           f"within {timeout} s")
+    return False
 
 
 def redis_cli(port, *command):
@@ -219,15 +227,31 @@ def redis_cli(port, *command):
     return result.stdout
 
 
+def start_redis(directory, prefix, env):
+    """redis-server listening on a free port; returns (process, port)."""
+    for _ in range(REDIS_PORT_ATTEMPTS):
+        port = free_port()
+        server = subprocess.Popen([*prefix, "redis-server", "--port", str(port), "--bind",
+                                   "127.0.0.1", "--save", "", "--appendonly", "no",
+                                   "--loglevel", "warning"], cwd=directory, env=env,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if serving(port, server, directory):
+            return server, port
+        stop(server)
+    raise TestFailure(f"redis-server found no free port in {REDIS_PORT_ATTEMPTS} attempts")
+
+
+def stop(server):
+    if server.poll() is None:
+        kill_quietly(server.pid)
+        server.wait()
+
+
 def redis_session(directory, prefix, env):
     """redis-server under load, asked a few questions, shut down: its
     output (timestamps and pid taken out) after redis-cli's answers."""
-    port = free_port()
-    server = subprocess.Popen([*prefix, "redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                               "--save", "", "--appendonly", "no", "--loglevel", "warning"],
-                              cwd=directory, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    server, port = start_redis(directory, prefix, env)
     try:
-        wait_for_port(port, server)
         bench = run(["redis-benchmark", "-h", "127.0.0.1", "-p", str(port), "-n", REDIS_REQUESTS,
                      "-c", "4", "-q", "-t", "set,get,incr,lpush,lrange_100"])
         expect(bench.returncode == 0, "redis-benchmark failed", describe(bench))
@@ -236,9 +260,7 @@ def redis_session(directory, prefix, env):
         redis_cli(port, "SHUTDOWN", "NOSAVE")
         stdout, stderr = server.communicate(timeout=RUN_TIMEOUT_S)
     finally:
-        if server.poll() is None:
-            kill_quietly(server.pid)
-            server.wait()
+        stop(server)
     log = re.sub(rb"pid=\d+", b"pid=<pid>", REDIS_LOG_PREFIX.sub(b"", stdout))
     return subprocess.CompletedProcess(server.args, server.returncode, answers + log, stderr)
 
