@@ -20,12 +20,12 @@ written so far must report, saying what it lost.
   vfork           vfork + exec and vfork + _exit: the exec'd child writes
                   its own trace, the statuses are as bare
   posix_spawn     two children started with posix_spawn: each its own trace
-  sigkill_random  SIGKILL at eight moments from 0 to 1.6 s into a program
+  sigkill_random  SIGKILL at seven moments from 0 to 1.6 s into a program
                   that loads libraries and allocates on four threads
-                  (sampled at 10 kHz, heap samples every 256 bytes): stoke
-                  exits 137 and every trace left reports; one that ran more
-                  than 1.2 s reports samples (the writer flushes every
-                  second)
+                  (sampled at 10 kHz, heap samples every 256 bytes), and
+                  once up to 0.3 s after its first trace frame was written:
+                  stoke exits 137 and every trace left reports or says why
+                  not; the last one reports samples
 
 usage: test_faults.py CASE
 """
@@ -37,7 +37,7 @@ import signal
 import subprocess
 import time
 
-from e2e_support import (STOKE, Folded, TestFailure, describe, expect, fresh_dir, kill_quietly, main,
+from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, TestFailure, describe, expect, fresh_dir, kill_quietly, main,
                          program, record, report_folded, run, text, traces_in)
 from reliability_support import expect_same_as_bare
 
@@ -55,8 +55,9 @@ STOP_LOOP = ("while [ ! -e stop ]; do seq 1 3000 | sort -rn | tail -n 1 > /dev/n
              "echo stopped")
 
 # Runs in a private mount namespace, so no mount outlives the test: the
-# loop records into a 1 MiB tmpfs that is filled up once five traces are
-# there; the loop goes on half a second, then stops. The results go to
+# loop records into a 1 MiB tmpfs that is filled up once 13 traces are
+# there (three rounds of the loop started, so the first has ended); the loop
+# goes on half a second, then stops. The results go to
 # files outside the tmpfs. $1 out, $2 results, $3 stoke.
 DISK_FULL_SCRIPT = """
 out=$1 results=$2 stoke=$3
@@ -64,7 +65,7 @@ mount -t tmpfs -o size=1m tmpfs "$out" || exit 90
 "$stoke" record --collect-only -F 20000 -o "$out" -- sh -c '%s' \
     > "$results/stdout" 2> "$results/stderr" &
 tries=0
-while [ "$(ls "$out" | wc -l)" -lt 5 ] && [ $tries -lt 500 ]; do sleep 0.02; tries=$((tries + 1)); done
+while [ "$(ls "$out" | wc -l)" -lt 13 ] && [ $tries -lt 500 ]; do sleep 0.02; tries=$((tries + 1)); done
 head -c 2M /dev/zero > "$out/filler" 2> /dev/null
 sleep 0.5
 touch stop
@@ -221,7 +222,7 @@ def posix_spawn():
 
 KILL_RUNS = 8
 KILL_LATEST_S = 1.6
-FLUSHED_AFTER_S = 1.2
+FRAME_WAIT_S = 30
 
 
 def target_of(stoke):
@@ -237,12 +238,25 @@ def target_of(stoke):
     raise TestFailure("stoke started no program within 10 s")
 
 
-def kill_at(out, delay):
+def wait_for_first_frame(out):
+    """Waits until a trace in out holds more than its header."""
+    deadline = time.monotonic() + FRAME_WAIT_S
+    while not any(os.path.getsize(os.path.join(out, t)) > TRACE_HEADER_LEN
+                  for t in (traces_in(out) if os.path.isdir(out) else [])):
+        expect(time.monotonic() < deadline, f"no trace frame written within {FRAME_WAIT_S} s")
+        time.sleep(0.02)
+
+
+def kill_at(out, delay, after_first_frame):
+    """Records dl_alloc_stress and SIGKILLs it delay seconds after it
+    started, or after its first trace frame was written."""
     stoke = subprocess.Popen([STOKE, "record", "--collect-only", "-F", "10000", "--heap-interval",
                               "256", "-o", out, "--", *dl_alloc_stress(1_000_000)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         pid = target_of(stoke)
+        if after_first_frame:
+            wait_for_first_frame(out)
         time.sleep(delay)
         kill_quietly(pid)
         _, stderr = stoke.communicate(timeout=30)
@@ -274,14 +288,15 @@ def expect_traces_report(out, delay):
 def sigkill_random():
     work = fresh_dir("sigkill_random")
     generator = random.Random(11)
-    delays = sorted(generator.uniform(0, KILL_LATEST_S) for _ in range(KILL_RUNS - 1))
-    for number, delay in enumerate(delays + [KILL_LATEST_S]):
+    for number in range(KILL_RUNS):
         out = f"{work}/run{number}"
-        kill_at(out, delay)
+        after_first_frame = number == KILL_RUNS - 1
+        delay = generator.uniform(0, 0.3 if after_first_frame else KILL_LATEST_S)
+        kill_at(out, delay, after_first_frame)
         samples = expect_traces_report(out, delay)
-        if delay > FLUSHED_AFTER_S:
-            expect(samples > 0, f"killed after {delay:.2f} s, the traces report no sample",
-                   " ".join(traces_in(out)))
+        if after_first_frame:
+            expect(samples > 0, f"killed {delay:.2f} s after its first frame was written, the "
+                   "trace reports no sample", " ".join(traces_in(out)))
 
 
 if __name__ == "__main__":
