@@ -57,7 +57,7 @@ STOP_LOOP = ("while [ ! -e stop ]; do seq 1 3000 | sort -rn | tail -n 1 > /dev/n
 # Runs in a private mount namespace, so no mount outlives the test: the
 # loop records into a 1 MiB tmpfs that is filled up once 13 traces are
 # there (three rounds of the loop started, so the first has ended); the loop
-# goes on half a second, then stops. The results go to
+# goes on until stoke said the disk is full, then stops. The results go to
 # files outside the tmpfs. $1 out, $2 results, $3 stoke.
 DISK_FULL_SCRIPT = """
 out=$1 results=$2 stoke=$3
@@ -65,9 +65,10 @@ mount -t tmpfs -o size=1m tmpfs "$out" || exit 90
 "$stoke" record --collect-only -F 20000 -o "$out" -- sh -c '%s' \
     > "$results/stdout" 2> "$results/stderr" &
 tries=0
-while [ "$(ls "$out" | wc -l)" -lt 13 ] && [ $tries -lt 500 ]; do sleep 0.02; tries=$((tries + 1)); done
+while [ "$(ls "$out" | wc -l)" -lt 13 ] && [ $tries -lt 1500 ]; do sleep 0.02; tries=$((tries + 1)); done
 head -c 2M /dev/zero > "$out/filler" 2> /dev/null
-sleep 0.5
+tries=0
+while ! grep -q "No space left" "$results/stderr" && [ $tries -lt 1500 ]; do sleep 0.02; tries=$((tries + 1)); done
 touch stop
 wait $!
 echo $? > "$results/status"
