@@ -173,6 +173,10 @@ int heap_snapshot_write(const struct process_description *d, const char *dir,
         snprintf(target, sizeof target, "%s", path);
     else
         name_file(d, dir, trigger, seq, target, sizeof target);
+    /* an earlier image of this process (before an exec) may have used the
+     * name in the same second: the next number is this snapshot's */
+    while (!path && trigger != STOKE_HEAP_PEAK && !access(target, F_OK))
+        name_file(d, dir, trigger, seq = ++sequence, target, sizeof target);
     /* written under a temporary name, then linked to its name (which must
      * not exist) or, for the peak, renamed over the previous one: a
      * snapshot appears whole, and never replaces a file it did not write */

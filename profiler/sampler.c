@@ -13,7 +13,9 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "dump_signal.h"
@@ -60,11 +62,47 @@ static void take_sample(struct thread_state *t, const ucontext_t *uc)
     atomic_fetch_add_explicit(&t->handler_ns, monotonic_ns() - start, memory_order_relaxed);
 }
 
+static void queue_again(int signo, siginfo_t *info)
+{
+    pid_t pid = (pid_t)syscall(SYS_getpid);
+    if (info->si_code == SI_TKILL)
+        syscall(SYS_rt_tgsigqueueinfo, pid, (pid_t)syscall(SYS_gettid), signo, info);
+    else
+        syscall(SYS_rt_sigqueueinfo, pid, signo, info);
+}
+
+/* A signal of the program's that this thread blocks in the program's view
+ * (kept unblocked for sampling): the program reads it with signalfd or
+ * sigwait. Stoke's clock for this thread stops and its signals already
+ * pending are dropped; the program's are queued again, to the thread or
+ * the process as they came, and the signal is really blocked here from the
+ * handler's return, so they stay pending for the program. */
+static void keep_pending(int signo, siginfo_t *info, ucontext_t *uc, struct thread_state *t)
+{
+    if (t)
+        timers_stop(t);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, signo);
+    struct timespec now = {0, 0};
+    siginfo_t pending[2]; /* at most one for the thread, one for the process */
+    int kept = 0;
+    while (kept < 2 && sigtimedwait(&one, &pending[kept], &now) == signo)
+        if (!timers_signal_is_ours(&pending[kept]))
+            kept++;
+    queue_again(signo, info);
+    for (int i = 0; i < kept; i++)
+        queue_again(signo, &pending[i]);
+    sigaddset(&uc->uc_sigmask, signo);
+}
+
 /* What the kernel would have done with a signal that is not stoke's. */
 static void forward_to_program(int signo, siginfo_t *info, void *context)
 {
     const struct sigaction *a = &program_actions[atomic_load(&program_action_index)];
-    if (a->sa_flags & SA_SIGINFO) {
+    if (signal_view_blocked(signo)) {
+        keep_pending(signo, info, context, current_thread);
+    } else if (a->sa_flags & SA_SIGINFO) {
         a->sa_sigaction(signo, info, context);
     } else if (a->sa_handler == SIG_DFL) {
         struct sigaction dfl;
@@ -97,6 +135,15 @@ int sampler_program_sigaction(int signo, const struct sigaction *sa, struct siga
     return 1;
 }
 
+/* 1 when the thread ran less than half a period since its last sample
+ * ended: samples that take longer than the period (a cold unwind at a high
+ * rate) would otherwise leave the program no time at all, as the thread's
+ * clock runs on inside the handler. Dropping this one lets it run a period. */
+static int starved_by_sampling(const struct thread_state *t)
+{
+    return monotonic_ns() - t->sample_end_ns < timers_period_ns() / 2;
+}
+
 static void on_sample_signal(int signo, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
@@ -109,7 +156,7 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
     if (t) /* first: whatever happens to this sample, the next is a full period away */
         timers_on_sample(t);
     if (t && !t->in_handler && atomic_load_explicit(&sampling_active, memory_order_relaxed)) {
-        if (unwind_busy()) { /* landed inside an unwind of this thread */
+        if (unwind_busy() || starved_by_sampling(t)) {
             atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
             errno = saved_errno;
             return;
@@ -117,6 +164,7 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
         t->in_handler = 1;
         dump_signal_fix_interrupted_mask(context);
         take_sample(t, context);
+        t->sample_end_ns = monotonic_ns();
         t->in_handler = 0;
     }
     errno = saved_errno;

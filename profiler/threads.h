@@ -38,6 +38,7 @@ struct thread_state {
     struct sample_timer timer;
     _Atomic uint64_t samples, lost, handler_ns;
     int in_handler;
+    uint64_t sample_end_ns;           /* handler: when its last sample ended */
     int name_sent;                    /* writer: THREAD record written */
     char name[16];
     uint64_t frames[STOKE_MAX_FRAMES]; /* handler scratch */

@@ -92,6 +92,7 @@ int trace_file_open(struct trace_file *f, const char *dir, const char *comm, pid
         agent_log("cannot write %s: %s; pid %d runs unprofiled", f->path, strerror(errno),
                   (int)pid);
         trace_file_close(f);
+        unlink(f->path); /* not even a header: an empty file would only mislead */
         return -1;
     }
     return 0;

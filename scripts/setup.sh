@@ -10,7 +10,8 @@ packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
 libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
 protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev zlib1g-dev
 libcurl4-openssl-dev protobuf-compiler golang-go
-wrk apache2-utils nginx-light redis-server clang libclang-rt-14-dev"
+wrk apache2-utils nginx-light redis-server clang libclang-rt-14-dev
+perl git sqlite3 xz-utils bc redis-tools"  # the last line: tests/reliability
 
 missing=""
 for p in $packages; do

@@ -1,0 +1,39 @@
+"""reliability_support.py - what the reliability tests share on top of
+tests/e2e/e2e_support.py: comparing a profiled run with a bare one. Stdlib
+only. Never tests anything itself.
+"""
+from e2e_support import STOKE, describe, expect, text
+
+
+def shell_status(returncode):
+    """The status stoke record (like a shell) gives for a finished child."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def program_stderr(stderr):
+    """stderr without stoke's lines: the agent's "stoke: ..." lines and the
+    summary's indented lines that follow them."""
+    kept, in_stoke = [], False
+    for line in text(stderr).splitlines():
+        in_stoke = line.startswith("stoke: ") or (in_stoke and line.startswith("  "))
+        if not in_stoke:
+            kept.append(line)
+    return kept
+
+
+def expect_same_as_bare(bare, profiled, what, stoke_may_fail=False):
+    """Same status, stdout and program's stderr; and unless stoke_may_fail
+    (a fault the test makes), no line of stoke's saying it could not do
+    something."""
+    details = f"bare:\n{describe(bare)}\n\nprofiled:\n{describe(profiled)}"
+    expected = shell_status(bare.returncode) if profiled.args[0] == STOKE else bare.returncode
+    expect(profiled.returncode == expected,
+           f"{what}: exit status {profiled.returncode}, bare {bare.returncode}", details)
+    expect(profiled.stdout == bare.stdout, f"{what}: stdout differs from the bare run", details)
+    expect(program_stderr(profiled.stderr) == program_stderr(bare.stderr),
+           f"{what}: the program's stderr differs from the bare run", details)
+    if stoke_may_fail:
+        return
+    failures = [line for line in text(profiled.stderr).splitlines()
+                if line.startswith("stoke: ") and "cannot" in line]
+    expect(not failures, f"{what}: stoke could not do all its work", "\n".join(failures))
