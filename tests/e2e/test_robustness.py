@@ -102,18 +102,25 @@ def sigkill():
            folded.top())
 
 
-def dlopen_stress():
-    work = fresh_dir("dlopen_stress")
-    command = [program("dl_stress"), program("libe2e_plugin.so"), STRESS_CYCLES, STRESS_WORKERS]
+def repeated_runs(name, command, options, runs, timeout, output_start):
+    """Records command runs times, each within timeout, each with the bare
+    run's exact output; yields (attempt, folded) for the case's own checks."""
+    work = fresh_dir(name)
     expected = run(command).stdout
-    expect(expected.startswith(b"dl_stress: "), "dl_stress fails without stoke", text(expected))
-    for attempt in range(1, STRESS_RUNS + 1):
+    expect(expected.startswith(output_start), f"{name} fails without stoke", text(expected))
+    for attempt in range(1, runs + 1):
         out = f"{work}/run{attempt}"
-        result = record(out, command, ["-F", "10000"], timeout=STRESS_TIMEOUT_S)
+        result = record(out, command, options, timeout=timeout)
         expect(result.returncode == 0, f"run {attempt}: stoke record failed", describe(result))
         expect(result.stdout == expected, f"run {attempt}: the program's output changed",
                describe(result))
-        folded = report_folded(out)[0]
+        yield attempt, report_folded(out)[0]
+
+
+def dlopen_stress():
+    command = [program("dl_stress"), program("libe2e_plugin.so"), STRESS_CYCLES, STRESS_WORKERS]
+    for attempt, folded in repeated_runs("dlopen_stress", command, ["-F", "10000"], STRESS_RUNS,
+                                         STRESS_TIMEOUT_S, b"dl_stress: "):
         expect(folded.with_frame("worker_spin") > 0,
                f"run {attempt}: the worker threads were not sampled", folded.top())
         in_loader = folded.with_frame(lambda f: f in ("dlopen", "dlclose"))
@@ -122,19 +129,9 @@ def dlopen_stress():
 
 
 def thread_churn():
-    work = fresh_dir("thread_churn")
-    command = [program("thread_churn")]
-    expected = run(command).stdout
-    expect(expected.startswith(b"thread_churn: 400 threads"), "thread_churn fails without stoke",
-           text(expected))
-    for attempt in range(1, CHURN_RUNS + 1):
-        out = f"{work}/run{attempt}"
-        result = record(out, command, ["-F", "20000", "--heap-interval", "4096"],
-                        timeout=CHURN_TIMEOUT_S)
-        expect(result.returncode == 0, f"run {attempt}: stoke record failed", describe(result))
-        expect(result.stdout == expected, f"run {attempt}: the program's output changed",
-               describe(result))
-        folded = report_folded(out)[0]
+    options = ["-F", "20000", "--heap-interval", "4096"]
+    for attempt, folded in repeated_runs("thread_churn", [program("thread_churn")], options,
+                                         CHURN_RUNS, CHURN_TIMEOUT_S, b"thread_churn: 400 threads"):
         expect(folded.with_frame("churn_worker") > 0,
                f"run {attempt}: the threads were not sampled", folded.top())
 
