@@ -7,11 +7,13 @@
 #include "export.h"
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "commands.h"
+#include "cpuprofile.h"
 #include "load_output.h"
 #include "measure.h"
 #include "options.h"
@@ -115,11 +117,21 @@ static int check_has_values(const struct text_profile *text, const char *input, 
 static int check_format_fits(const struct text_profile *text, int format, char *err,
                              size_t errlen)
 {
-    if (format != FORMAT_CPUPROFILE || text->profile->kind == STOKE_PROFILE_CPU)
+    if (format != FORMAT_CPUPROFILE)
+        return 0;
+    if (text->profile->kind != STOKE_PROFILE_CPU) {
+        snprintf(err, errlen,
+                 "a .cpuprofile holds CPU time, not heap snapshots; write these with --format "
+                 "pprof, speedscope, html or folded");
+        return -1;
+    }
+    int64_t samples = stoke_profile_total(text->profile, 0);
+    if (samples <= STOKE_CPUPROFILE_MAX_SAMPLES)
         return 0;
     snprintf(err, errlen,
-             "a .cpuprofile holds CPU time, not heap snapshots; write these with --format "
-             "pprof, speedscope, html or folded");
+             "a .cpuprofile lists every sample, and this profile has %" PRId64 " (at most %d "
+             "fit); write it with --format pprof or speedscope, which keep totals",
+             samples, STOKE_CPUPROFILE_MAX_SAMPLES);
     return -1;
 }
 

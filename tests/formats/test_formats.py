@@ -532,6 +532,12 @@ def case_bad_input(work):
         expect(not os.path.exists(os.path.join(work, "x")), "no file is left behind")
     expect_fails(["report", heap_snapshots(work), "--format", "cpuprofile", "-o",
                   os.path.join(work, "h.cpuprofile")], 1, "holds CPU time")
+    huge = os.path.join(work, "huge.stoke")  # more samples than a .cpuprofile can list
+    r = run([MAKE_TRACE, "bench", huge, "11000000", "100", SYM_TARGET])
+    expect(r.returncode == 0, "make_trace bench failed", describe(r))
+    expect_fails(["report", huge, "--format", "cpuprofile", "-o",
+                  os.path.join(work, "huge.cpuprofile")], 1, "11000000",
+                 "--format pprof or speedscope")
     expect_fails(["merge"], 2, "give the traces to merge")
     expect_fails(["merge", os.path.join(work, "missing.stoke"), "-o", "m.pb.gz"], 1,
                  "missing.stoke", cwd=work)
