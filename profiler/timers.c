@@ -137,18 +137,14 @@ int timers_setup(uint32_t hz, int signo, struct thread_state *t)
 
 /* The program may have closed our descriptor and reused its number (some
  * close every descriptor they did not open): only close what is still the
- * perf event we opened for this thread. */
+ * perf event we opened for this thread. Async-signal-safe: the sampler
+ * stops a thread's clock from its handler. */
 static int still_our_event(int fd, pid_t tid)
 {
     struct f_owner_ex owner;
-    char link[64], target[32];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, target, sizeof target - 1);
-    if (n <= 0 || fcntl(fd, F_GETOWN_EX, &owner))
-        return 0;
-    target[n] = 0;
-    return !strcmp(target, "anon_inode:[perf_event]") && owner.type == F_OWNER_TID &&
-           owner.pid == tid;
+    uint64_t id; /* only a perf event answers this */
+    return !ioctl(fd, PERF_EVENT_IOC_ID, &id) && !fcntl(fd, F_GETOWN_EX, &owner) &&
+           owner.type == F_OWNER_TID && owner.pid == tid;
 }
 
 void timers_stop(struct thread_state *t)
