@@ -41,6 +41,7 @@ struct folded_reader {
     size_t frames_cap;
     size_t line;      /* 1-based number of the line being read */
     size_t stacks;    /* lines that gave a stack */
+    uint64_t total;   /* their counts added up: at most INT64_MAX */
     size_t bad;       /* malformed lines */
     char first_bad[512];
 };
@@ -169,12 +170,17 @@ static void read_line(struct folded_reader *r, char *line, size_t len)
         bad_line(r, "the count is too large (at most 9223372036854775807)");
         return;
     }
+    if (count > INT64_MAX - r->total) {
+        bad_line(r, "the counts of the file add up to more than 9223372036854775807");
+        return;
+    }
     while (stack_len > 0 && is_blank(line[stack_len - 1]))
         stack_len--;
     if (stack_len == 0) {
         bad_line(r, "has a count but no stack (expected " FOLDED_FORMAT ")");
         return;
     }
+    r->total += count;
     add_stack(r, line, stack_len, (int64_t)count);
 }
 

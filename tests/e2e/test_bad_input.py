@@ -11,6 +11,10 @@ command) and the documented exit status; nothing crashes:
                      message naming it, and not run (as root)
   unwritable_output  -o under a regular file: 1, and the command not run
   empty_trace        an empty .stoke file: 1
+  bad_folded         folded stacks with malformed lines, a count too large,
+                     counts that add up past the largest, a NUL byte, no
+                     stack at all: 1, one line naming the file, the first
+                     bad line and how many more; the largest total reads
   foreign_trace      files that are not traces: 1; in a directory with a
                      good trace they are skipped and the good one reports
   truncated_trace    a real trace cut in the middle of its last compressed
@@ -149,6 +153,28 @@ def empty_trace():
     empty = os.path.join(work, "empty.1.stoke")
     write_bytes(empty, b"")
     expect_one_line_error(report(empty), 1, [empty, "empty"], "empty trace")
+
+
+def bad_folded():
+    work = fresh_dir("bad_folded")
+    cases = {"malformed.folded": (b"a;b 10\nno count here\n;c\nx 5 y\n7\n",
+                                  ["malformed.folded:2:", "a blank and a count",
+                                   "and 3 more malformed lines"]),
+             "huge.folded": (b"a;b 99999999999999999999\n", ["huge.folded:1:", "too large"]),
+             "sum.folded": (b"a;b 9223372036854775807\nc;d 1\n",
+                            ["sum.folded:2:", "add up to more than 9223372036854775807"]),
+             "nul.folded": (b"a;b 1\nx\0y 2\n", ["nul.folded:2:", "NUL byte"]),
+             "comments.folded": (b"# nothing but a comment\n\n", ["comments.folded", "no stacks"])}
+    for name, (data, names) in cases.items():
+        path = os.path.join(work, name)
+        write_bytes(path, data)
+        expect_one_line_error(report(path), 1, names, name)
+    largest = os.path.join(work, "largest.folded")
+    write_bytes(largest, b"a;b 9223372036854775806\na;b 1\n")
+    result = report(largest)
+    expect(result.returncode == 0 and Folded(text(result.stdout)).with_frame("b") ==
+           9223372036854775807, "counts adding up to exactly the largest do not read",
+           describe(result))
 
 
 def foreign_trace():
@@ -368,6 +394,7 @@ if __name__ == "__main__":
         "missing_command": missing_command, "not_executable": not_executable,
         "static_binary": static_binary, "setuid_binary": setuid_binary,
         "unwritable_output": unwritable_output, "empty_trace": empty_trace,
+        "bad_folded": bad_folded,
         "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
         "corrupted_trace": corrupted_trace, "newer_version": newer_version,
         "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths}))
