@@ -1,12 +1,11 @@
 /*
  * heap.c - heap tracking (see heap.h): the per-thread sampling decision,
- * the weight of a sample, the allocation stack and the running totals.
+ * the allocation stack, and where what happened goes.
  *
  * Runs inside the program's malloc and free: it must never allocate, and
  * it guards against recursion (the agent's own code, or a program's signal
- * handler calling malloc while a hook runs on the same thread). Objects are
- * counted in 1/1024 units so that weights of large allocations (1.58
- * objects for a 512 KiB block) do not round away.
+ * handler calling malloc while a hook runs on the same thread). What a
+ * tracked allocation adds up to is heap_tally.c's.
  */
 #define _GNU_SOURCE
 #include "heap.h"
@@ -17,12 +16,14 @@
 #include <time.h>
 
 #include "heap_live.h"
+#include "heap_sharing.h"
 #include "heap_stacks.h"
+#include "heap_tally.h"
 #include "modules.h"
+#include "procfs.h"
 #include "threads.h"
 #include "unwind.h"
 
-#define OBJECT_UNIT 1024
 #define ALLOC_STACK_FRAMES 64
 
 struct heap_thread {
@@ -37,13 +38,17 @@ static _Atomic int heap_tracking_on;
 __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
 static uint64_t interval, seed;
 static uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
-static _Atomic uint64_t untracked;
 
 void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
 {
     struct module_view m;
     interval = mean_bytes ? mean_bytes : 1;
     seed = fixed_seed;
+    heap_tally_start(interval);
+    /* alone: only the caller and the writer (which never writes the tables) */
+    heap_sharing_start(procfs_thread_count() == 2);
+    if (interval == 1)
+        heap_live_exact();
     if (!modules_find((uintptr_t)&heap_start, &m)) {
         agent_lo = m.lo;
         agent_hi = m.hi;
@@ -116,31 +121,43 @@ static int first_crossing(size_t size)
 
 /* The cached entry for a walk starting at sp, if every return address it
  * holds is still where it was read: the walk would give the same frames. */
-static int still_valid(const struct thread_state *t, const struct stack_cache_entry *e)
+static int still_valid(const struct stack_cache_entry *e)
 {
     for (uint32_t i = 1; i < e->nframes; i++) {
-        uint64_t slot = e->slots[i], value;
-        if (slot < t->stack_lo || slot + sizeof value > t->stack_hi)
-            return 0;
-        memcpy(&value, (const void *)slot, sizeof value);
+        uint64_t value;
+        memcpy(&value, (const void *)e->slots[i], sizeof value);
         if (value != e->frames[i])
             return 0;
     }
     return 1;
 }
 
-/* Several call paths may start the walk at the same sp (sibling callers of
- * equal frame sizes), so every entry is a candidate. */
+static uint32_t bucket_of(uint64_t sp)
+{
+    return (uint32_t)((sp >> 4) ^ (sp >> 7)) % STACK_CACHE_BUCKETS;
+}
+
 static struct stack_cache_entry *cached_walk(struct thread_state *t, uint64_t sp)
 {
     struct stack_cache *cache = &t->alloc_stacks;
-    for (int i = 0; i < STACK_CACHE_ENTRIES; i++)
-        if (cache->start_sps[i] == sp && still_valid(t, &cache->entries[i]))
+    uint32_t first = bucket_of(sp) * STACK_CACHE_WAYS;
+    for (uint32_t i = first; i < first + STACK_CACHE_WAYS; i++)
+        if (cache->start_sps[i] == sp && still_valid(&cache->entries[i]))
             return &cache->entries[i];
     return NULL;
 }
 
-/* Unwinds from the caller's context into the cache entry for its sp. */
+/* Only a walk whose return addresses all sat in the thread's stack can be
+ * checked again without reading elsewhere. */
+static int slots_in_stack(const struct thread_state *t, const struct stack_cache_entry *e)
+{
+    for (uint32_t i = 1; i < e->nframes; i++)
+        if (e->slots[i] < t->stack_lo || e->slots[i] + sizeof(uint64_t) > t->stack_hi)
+            return 0;
+    return 1;
+}
+
+/* Unwinds from the caller's context into a cache entry for its sp. */
 static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
                                                  const ucontext_t *context)
 {
@@ -150,7 +167,8 @@ static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
     from.stack_hi = t->stack_hi;
     uint64_t sp = from.regs[7]; /* DWARF rsp */
     struct stack_cache *cache = &t->alloc_stacks;
-    uint32_t slot = cache->next++ % STACK_CACHE_ENTRIES;
+    uint32_t bucket = bucket_of(sp);
+    uint32_t slot = bucket * STACK_CACHE_WAYS + cache->next[bucket]++ % STACK_CACHE_WAYS;
     struct stack_cache_entry *e = &cache->entries[slot];
     cache->start_sps[slot] = 0;
     if (modules_enter())
@@ -166,7 +184,8 @@ static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
     if (kept == ALLOC_STACK_FRAMES && e->nframes > ALLOC_STACK_FRAMES)
         flags |= STOKE_STACK_TRUNCATED;
     e->stack = heap_stacks_intern(program, kept, flags | STOKE_STACK_CALLERS);
-    cache->start_sps[slot] = e->stack && !(flags & STOKE_STACK_PARTIAL) ? sp : 0;
+    int reusable = e->stack && !(flags & STOKE_STACK_PARTIAL) && slots_in_stack(t, e);
+    cache->start_sps[slot] = reusable ? sp : 0;
     return e;
 }
 
@@ -189,66 +208,17 @@ static struct heap_stack *allocation_stack(void)
     return e ? e->stack : NULL;
 }
 
-struct weight {
-    uint64_t bytes, objects; /* objects in OBJECT_UNITs */
-};
-
-/* What a sampled allocation of size bytes stands for. */
-static struct weight weigh(uint64_t size)
-{
-    if (interval == 1)
-        return (struct weight){size, OBJECT_UNIT};
-    double probability = -expm1(-(double)size / (double)interval);
-    if (probability <= 0)
-        probability = 1.0 / (double)interval;
-    return (struct weight){(uint64_t)((double)size / probability + 0.5),
-                           (uint64_t)(OBJECT_UNIT / probability + 0.5)};
-}
-
-static void count_live(const struct live_allocation *a, int sign)
-{
-    struct heap_stack *s = heap_stacks_get(a->stack_id);
-    if (!s)
-        return;
-    struct weight w = weigh(a->size);
-    atomic_fetch_add_explicit(&s->live_bytes, sign * (int64_t)w.bytes, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->live_objects, sign * (int64_t)w.objects, memory_order_relaxed);
-}
-
-static void count_untracked(void)
-{
-    atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
-}
-
-/* Into the live table and its stack's live counts; an entry it replaces
- * (an address whose free was never seen) leaves the counts. */
-static int track(const struct live_allocation *a)
-{
-    struct live_allocation replaced;
-    int found = heap_live_insert(a, &replaced);
-    if (found < 0) {
-        count_untracked();
-        return -1;
-    }
-    if (found)
-        count_live(&replaced, -1);
-    count_live(a, 1);
-    return 0;
-}
-
 static void record(void *p, size_t size)
 {
     struct heap_stack *stack = allocation_stack();
     if (!stack || size > HEAP_LIVE_MAX_SIZE || stack->id > HEAP_LIVE_MAX_STACK_ID) {
-        count_untracked();
+        heap_tally_untracked();
         return;
     }
     struct live_allocation a = {.address = (uintptr_t)p, .size = size, .stack_id = stack->id};
-    if (track(&a))
-        return;
-    struct weight w = weigh(size);
-    atomic_fetch_add_explicit(&stack->alloc_bytes, w.bytes, memory_order_relaxed);
-    atomic_fetch_add_explicit(&stack->alloc_objects, w.objects, memory_order_relaxed);
+    heap_sharing_enter();
+    heap_tally_alloc(&a, stack);
+    heap_sharing_leave();
 }
 
 void heap_sampled_alloc(void *p, size_t size)
@@ -262,65 +232,87 @@ void heap_sampled_alloc(void *p, size_t size)
     heap_bytes_until_sample = next_gap();
     if (!p || self.busy || self.ignored)
         return;
+    heap_live_prefetch_insert((uintptr_t)p); /* while the stack is found */
     self.busy++;
     record(p, size);
     self.busy--;
 }
 
-void heap_take(void *p, struct heap_taken *taken)
+/* Not while the thread is inside a hook already: the tables may be half
+ * written. */
+static int may_track_free(const void *p)
 {
-    taken->found = 0;
-    if (!p || !heap_live_maybe((uintptr_t)p) || !heap_tracking())
-        return;
-    if (self.busy || self.ignored)
-        return;
+    return p && heap_tracking() && !self.busy && !self.ignored;
+}
+
+static void free_now(void *p)
+{
     self.busy++;
-    if (!heap_live_remove((uintptr_t)p, &taken->allocation)) {
-        count_live(&taken->allocation, -1);
-        taken->found = 1;
-    }
+    struct live_allocation gone;
+    heap_sharing_enter();
+    heap_tally_free((uintptr_t)p, &gone);
+    heap_sharing_leave();
     self.busy--;
 }
 
 void heap_maybe_sampled_free(void *p)
 {
-    struct heap_taken ignored;
-    heap_take(p, &ignored);
+    if (may_track_free(p))
+        free_now(p);
 }
 
-void heap_put_back(const struct heap_taken *taken)
+int heap_free_begin(void *p)
 {
-    if (!taken->found)
-        return;
-    self.busy++;
-    track(&taken->allocation);
+    if (!may_track_free(p))
+        return 0;
+    self.busy++; /* until the table is done: a signal handler's hooks keep out */
+    if (!heap_sharing_enter()) {
+        struct live_allocation gone;
+        heap_tally_free((uintptr_t)p, &gone);
+        heap_sharing_leave();
+        self.busy--;
+        return 0;
+    }
+    heap_live_prefetch_remove((uintptr_t)p);
+    return 1; /* alone until heap_free_end: nothing can reuse the address */
+}
+
+void heap_free_end(void *p)
+{
+    struct live_allocation gone;
+    heap_tally_free((uintptr_t)p, &gone);
+    heap_sharing_leave();
     self.busy--;
 }
 
-/* Totals are the sums over the stacks: the hooks update only the counters
- * of their stack, one cache line, not global ones as well. */
-void heap_read_totals(struct heap_totals *t)
+void heap_take(void *p, struct heap_taken *taken)
 {
-    int64_t live_bytes = 0, live_units = 0;
-    uint64_t alloc_bytes = 0, alloc_units = 0;
-    for (uint32_t id = 0, n = heap_stacks_count(); id < n; id++) {
-        struct heap_stack *s = heap_stacks_get(id);
-        if (!s)
-            continue;
-        live_bytes += atomic_load_explicit(&s->live_bytes, memory_order_relaxed);
-        live_units += atomic_load_explicit(&s->live_objects, memory_order_relaxed);
-        alloc_bytes += atomic_load_explicit(&s->alloc_bytes, memory_order_relaxed);
-        alloc_units += atomic_load_explicit(&s->alloc_objects, memory_order_relaxed);
-    }
-    t->live_bytes = live_bytes;
-    t->live_objects = (live_units + OBJECT_UNIT / 2) / OBJECT_UNIT;
-    t->alloc_bytes = alloc_bytes;
-    t->alloc_objects = (alloc_units + OBJECT_UNIT / 2) / OBJECT_UNIT;
-    t->untracked = atomic_load(&untracked);
+    taken->how = HEAP_TAKEN_NOTHING;
+    if (!heap_live_maybe((uintptr_t)p) || !may_track_free(p))
+        return;
+    self.busy++;
+    heap_sharing_enter();
+    if (!heap_tally_free((uintptr_t)p, &taken->allocation))
+        taken->how = HEAP_TAKEN_OUT;
+    heap_sharing_leave();
+    self.busy--;
+}
+
+void heap_realloc_done(const struct heap_taken *taken, int failed)
+{
+    if (taken->how != HEAP_TAKEN_OUT || !failed)
+        return;
+    self.busy++;
+    heap_sharing_enter();
+    heap_tally_restore(&taken->allocation);
+    heap_sharing_leave();
+    self.busy--;
 }
 
 void heap_fork_prepare(void)
 {
+    if (!heap_sharing_sole) /* the sole thread may be inside the tables */
+        heap_sharing_share();
     heap_stacks_fork_prepare();
     heap_live_fork_prepare();
 }

@@ -1,7 +1,7 @@
 /*
  * heap.h - heap tracking: which allocations are sampled, what each stands
- * for, and the running totals. The malloc hooks call heap_on_alloc and
- * heap_on_free; snapshots read the totals and the stack table.
+ * for. The malloc hooks call heap_on_alloc and heap_on_free; snapshots
+ * read the totals (heap_tally.h) and the stack table.
  *
  * Sampling is a Poisson process over allocated bytes with a mean of one
  * sample per `interval` bytes: an allocation of size s is sampled with
@@ -17,12 +17,6 @@
 #include <stdint.h>
 
 #include "heap_live.h"
-
-struct heap_totals {
-    int64_t live_bytes, live_objects;
-    uint64_t alloc_bytes, alloc_objects;
-    uint64_t untracked; /* sampled allocations the tables had no room for */
-};
 
 /* Starts tracking with the given mean sampling interval in bytes. A
  * non-zero seed makes the sampling of each thread reproducible. */
@@ -54,6 +48,13 @@ void heap_sampled_alloc(void *p, size_t size);
 /* Frees of addresses the filter flags, before the memory is released. */
 void heap_maybe_sampled_free(void *p);
 
+/* The same in two steps: heap_free_begin before the memory is released
+ * and, when it returned 1, heap_free_end after. With one program thread
+ * nothing can reuse the address in between, so the table waits until the
+ * allocator is done: its cache miss overlaps the allocator's work. */
+int heap_free_begin(void *p);
+void heap_free_end(void *p);
+
 /* Both steps, for hooks off the hot path. */
 static inline void heap_on_alloc(void *p, size_t size)
 {
@@ -69,12 +70,13 @@ static inline void heap_on_free(void *p)
 
 /* realloc: the old block is taken out before the allocator may reuse its
  * address, and put back as it was if the allocator fails. */
+enum { HEAP_TAKEN_NOTHING, HEAP_TAKEN_OUT };
 struct heap_taken {
-    int found;
+    int how;
     struct live_allocation allocation;
 };
 void heap_take(void *p, struct heap_taken *taken);
-void heap_put_back(const struct heap_taken *taken);
+void heap_realloc_done(const struct heap_taken *taken, int failed);
 
 /* Brackets the agent's own work on a program thread (thread start, fork,
  * a failed exec): what it allocates meanwhile is not the program's. Nests. */
@@ -84,8 +86,6 @@ void heap_agent_work_end(void);
 /* Marks the calling thread as the agent's own: its allocations are not
  * tracked (the writer's buffers are not the program's heap). */
 void heap_ignore_this_thread(void);
-
-void heap_read_totals(struct heap_totals *t);
 
 void heap_fork_prepare(void);
 void heap_fork_parent(void);

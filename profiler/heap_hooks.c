@@ -162,8 +162,10 @@ static __attribute__((noinline)) void free_maybe_sampled(void *p)
 {
     if (from_bootstrap(p))
         return;
-    heap_maybe_sampled_free(p);
+    int after = heap_free_begin(p);
     NEXT(free)(p);
+    if (after)
+        heap_free_end(p);
 }
 
 AGENT_EXPORT void *malloc(size_t size)
@@ -214,10 +216,9 @@ static __attribute__((noinline)) void *realloc_tracked(void *p, size_t size, int
     struct heap_taken old;
     heap_take(p, &old);
     void *q = NEXT(realloc)(p, size);
+    heap_realloc_done(&old, !q && p && size); /* failed: the old block lives on */
     if (sampled)
         heap_sampled_alloc(q, size);
-    if (!q && p && size)
-        heap_put_back(&old); /* failed: the old block lives on */
     return q;
 }
 

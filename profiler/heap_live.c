@@ -14,6 +14,7 @@
 
 #include <stdatomic.h>
 
+#include "heap_sharing.h"
 #include "pages.h"
 #include "spinlock.h"
 
@@ -53,6 +54,34 @@ static uint64_t filter_bit(uint32_t slot)
     return 1ull << (slot % 64);
 }
 
+static void shard_lock(struct shard *s)
+{
+    if (heap_shared())
+        spinlock_lock(&s->lock);
+}
+
+static void shard_unlock(struct shard *s)
+{
+    if (heap_shared())
+        spinlock_unlock(&s->lock);
+}
+
+/* Other shards change other bits of the same word. */
+static void filter_word_set(uint32_t slot, int on)
+{
+    _Atomic uint64_t *word = &heap_live_filter[slot / 64];
+    uint64_t bit = filter_bit(slot);
+    if (heap_shared()) {
+        if (on)
+            atomic_fetch_or(word, bit);
+        else
+            atomic_fetch_and(word, ~bit);
+        return;
+    }
+    uint64_t old = atomic_load_explicit(word, memory_order_relaxed);
+    atomic_store_explicit(word, on ? old | bit : old & ~bit, memory_order_relaxed);
+}
+
 /* Both under the lock of the address's shard. */
 static void filter_count_up(uintptr_t address)
 {
@@ -60,7 +89,7 @@ static void filter_count_up(uintptr_t address)
     if (filter_counts[slot] == COUNT_STUCK)
         return;
     if (filter_counts[slot]++ == 0)
-        atomic_fetch_or(&heap_live_filter[slot / 64], filter_bit(slot));
+        filter_word_set(slot, 1);
 }
 
 static void filter_count_down(uintptr_t address)
@@ -69,7 +98,7 @@ static void filter_count_down(uintptr_t address)
     if (filter_counts[slot] == COUNT_STUCK)
         return;
     if (--filter_counts[slot] == 0)
-        atomic_fetch_and(&heap_live_filter[slot / 64], ~filter_bit(slot));
+        filter_word_set(slot, 0);
 }
 
 void heap_live_filter_pin(uintptr_t address)
@@ -108,11 +137,11 @@ static int grow(struct shard *s)
     return 0;
 }
 
-int heap_live_insert(const struct live_allocation *a, struct live_allocation *replaced)
+static int table_insert(const struct live_allocation *a, struct live_allocation *replaced)
 {
     struct shard *s = shard_of(a->address);
     int ret = -1;
-    spinlock_lock(&s->lock);
+    shard_lock(s);
     if ((s->used + 1) * 2 <= s->cap || !grow(s)) {
         struct live_allocation *slot = &s->slots[probe(s, a->address)];
         if (slot->address == EMPTY) {
@@ -125,7 +154,7 @@ int heap_live_insert(const struct live_allocation *a, struct live_allocation *re
         }
         *slot = *a;
     }
-    spinlock_unlock(&s->lock);
+    shard_unlock(s);
     return ret;
 }
 
@@ -146,11 +175,20 @@ static void remove_at(struct shard *s, size_t i)
     s->slots[i].address = EMPTY;
 }
 
-int heap_live_remove(uintptr_t address, struct live_allocation *out)
+static void table_prefetch(uintptr_t address)
+{
+    struct shard *s = shard_of(address);
+    size_t cap = __atomic_load_n(&s->cap, __ATOMIC_RELAXED);
+    struct live_allocation *slots = __atomic_load_n(&s->slots, __ATOMIC_RELAXED);
+    if (cap) /* a table being replaced meanwhile: a prefetch never faults */
+        __builtin_prefetch(&slots[home(address, cap)], 1);
+}
+
+static int table_remove(uintptr_t address, struct live_allocation *out)
 {
     struct shard *s = shard_of(address);
     int ret = -1;
-    spinlock_lock(&s->lock);
+    shard_lock(s);
     if (s->cap) {
         size_t i = probe(s, address);
         if (s->slots[i].address == address) {
@@ -161,24 +199,135 @@ int heap_live_remove(uintptr_t address, struct live_allocation *out)
             ret = 0;
         }
     }
-    spinlock_unlock(&s->lock);
+    shard_unlock(s);
     return ret;
 }
 
-void heap_live_fork_prepare(void)
+static void lock_all(void)
 {
     for (int i = 0; i < SHARDS; i++)
         spinlock_lock(&shards[i].lock);
 }
 
-void heap_live_fork_parent(void)
+static void unlock_all(void)
 {
     for (int i = SHARDS - 1; i >= 0; i--)
         spinlock_unlock(&shards[i].lock);
+}
+
+static void filter_pin_all(void)
+{
+    lock_all();
+    for (uint32_t slot = 0; slot < HEAP_LIVE_FILTER_SLOTS; slot++)
+        filter_counts[slot] = COUNT_STUCK;
+    for (uint32_t i = 0; i < HEAP_LIVE_FILTER_SLOTS / 64; i++)
+        atomic_store(&heap_live_filter[i], ~0ull);
+    unlock_all();
+}
+
+void heap_live_fork_prepare(void)
+{
+    lock_all();
+}
+
+void heap_live_fork_parent(void)
+{
+    unlock_all();
 }
 
 void heap_live_fork_child(void)
 {
     for (int i = 0; i < SHARDS; i++)
         spinlock_reset(&shards[i].lock);
+}
+
+/* --- the nursery ---------------------------------------------------------- */
+
+/* In exact mode, while one thread works alone (heap_sharing.h), the newest
+ * allocations wait in a small direct-mapped front that stays in the L1
+ * cache: most blocks are freed while still there and never reach the
+ * tables. A block that must make room moves to the tables. The filter is
+ * pinned then, so nothing here counts filter slots. An address allocated
+ * again while a stale entry of it (whose free was never seen) sits in the
+ * tables is reported as replaced when its entry moves there. */
+#define NURSERY_SLOTS 256
+static struct live_allocation nursery[NURSERY_SLOTS];
+static _Atomic int nursery_on; /* changes only while no other thread is inside */
+
+static struct live_allocation *nursery_slot(uintptr_t address)
+{
+    return &nursery[(address >> 4) * 0x9e3779b97f4a7c15ull >> 56];
+}
+
+static int in_nursery(void)
+{
+    return atomic_load_explicit(&nursery_on, memory_order_relaxed);
+}
+
+/* What the nursery holds at address, read for a prefetch only: it may be
+ * outside the sole thread's marked work. */
+static uintptr_t nursery_peek(uintptr_t address)
+{
+    return __atomic_load_n(&nursery_slot(address)->address, __ATOMIC_RELAXED);
+}
+
+void heap_live_exact(void)
+{
+    filter_pin_all();
+    atomic_store(&nursery_on, !heap_shared());
+}
+
+int heap_live_insert(const struct live_allocation *a, struct live_allocation *replaced)
+{
+    if (!in_nursery())
+        return table_insert(a, replaced);
+    struct live_allocation *n = nursery_slot(a->address), old = *n;
+    if (old.address == a->address) {
+        *replaced = old;
+        *n = *a;
+        return 1;
+    }
+    int ret = old.address == EMPTY ? 0 : table_insert(&old, replaced);
+    if (ret >= 0)
+        *n = *a; /* else the old one stays, and a is not tracked */
+    return ret;
+}
+
+int heap_live_remove(uintptr_t address, struct live_allocation *out)
+{
+    struct live_allocation *n = nursery_slot(address);
+    if (in_nursery() && n->address == address) {
+        *out = *n;
+        n->address = EMPTY;
+        return 0;
+    }
+    return table_remove(address, out);
+}
+
+void heap_live_prefetch_insert(uintptr_t address)
+{
+    uintptr_t moving = in_nursery() ? nursery_peek(address) : address;
+    if (moving != EMPTY && moving != address) /* (an equal address stays put) */
+        table_prefetch(moving);
+    else if (!in_nursery())
+        table_prefetch(address);
+}
+
+void heap_live_prefetch_remove(uintptr_t address)
+{
+    if (!in_nursery() || nursery_peek(address) != address)
+        table_prefetch(address);
+}
+
+/* (An entry that finds no room there is dropped: its block stays counted
+ * as live.) */
+void heap_live_nursery_flush(void)
+{
+    struct live_allocation replaced;
+    atomic_store(&nursery_on, 0);
+    for (int i = 0; i < NURSERY_SLOTS; i++)
+        if (nursery[i].address != EMPTY) {
+            table_insert(&nursery[i], &replaced);
+            nursery[i].address = EMPTY;
+        }
 }

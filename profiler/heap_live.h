@@ -50,11 +50,26 @@ static inline int heap_live_maybe(uintptr_t address)
  * (the bootstrap arena's blocks, which must never reach the allocator). */
 void heap_live_filter_pin(uintptr_t address);
 
+/* Exact mode: every filter bit is set for good (nearly every free is of a
+ * tracked block, so the filter would only cost its upkeep), and a thread
+ * working alone keeps its newest allocations in a small front (the
+ * nursery) that most of them leave without reaching the tables. */
+void heap_live_exact(void);
+
+/* The nursery's entries into the tables, when other threads come
+ * (heap_sharing.c, while no other thread uses the tables). */
+void heap_live_nursery_flush(void);
+
 /* Records a live sampled allocation. Returns 0; 1 when an allocation at
  * the same address was still recorded (its free was never seen: it is
  * replaced, and copied to *replaced); -1 when out of memory (the
  * allocation is then not tracked). */
 int heap_live_insert(const struct live_allocation *a, struct live_allocation *replaced);
+
+/* Start loading what an insert or a remove of address will touch into the
+ * cache, so that the operation soon after does not wait for memory. */
+void heap_live_prefetch_insert(uintptr_t address);
+void heap_live_prefetch_remove(uintptr_t address);
 
 /* Removes the allocation at address into *out. Returns 0, or -1 when the
  * address was not sampled. */

@@ -14,11 +14,11 @@
 
 #include "heap.h"
 #include "heap_stacks.h"
+#include "heap_tally.h"
 #include "records.h"
 #include "stoke_format.h"
 #include "trace_file.h"
 
-#define OBJECT_UNIT 1024
 #define FRAME_BYTES (1u << 20)
 
 struct stack_values {
@@ -44,11 +44,6 @@ static uint64_t now_ns(clockid_t clock)
 static uint64_t clamp(int64_t v)
 {
     return v > 0 ? (uint64_t)v : 0;
-}
-
-static uint64_t objects(uint64_t units)
-{
-    return (units + OBJECT_UNIT / 2) / OBJECT_UNIT;
 }
 
 static void name_file(const struct process_description *d, const char *dir, int trigger,
@@ -92,9 +87,9 @@ static int write_stacks(struct trace_file *f, struct stack_values **out, size_t 
         struct stack_values v = {
             .id = id,
             .live_bytes = clamp(atomic_load(&s->live_bytes)),
-            .live_objects = objects(clamp(atomic_load(&s->live_objects))),
-            .alloc_bytes = atomic_load(&s->alloc_bytes),
-            .alloc_objects = objects(atomic_load(&s->alloc_objects)),
+            .live_objects = heap_objects(clamp(atomic_load(&s->live_objects))),
+            .alloc_bytes = clamp(atomic_load(&s->alloc_bytes)),
+            .alloc_objects = heap_objects(clamp(atomic_load(&s->alloc_objects))),
         };
         if (!atomic_load(&s->alloc_objects) && !atomic_load(&s->live_objects))
             continue; /* (objects, not bytes: malloc(0) blocks count too) */

@@ -3,7 +3,7 @@
  *
  * Each distinct allocation stack gets an id and four counters (estimated
  * live bytes and objects, allocated bytes and objects since start), updated
- * by the malloc hooks with atomic adds. A snapshot reads the counters of
+ * by the malloc hooks (heap_shared_add). A snapshot reads the counters of
  * every stack; it never walks the live allocations. Called from malloc
  * hooks: no malloc, only short per-shard locks.
  */
@@ -22,7 +22,7 @@ struct heap_stack {
     const uint32_t *modules;   /* module id per frame (0: none) */
     const uint64_t *offsets;   /* address - load bias, or the address itself */
     _Atomic int64_t live_bytes, live_objects;
-    _Atomic uint64_t alloc_bytes, alloc_objects;
+    _Atomic int64_t alloc_bytes, alloc_objects; /* never negative */
 };
 
 /* Returns the stack for frames[0..n), creating it; NULL when out of memory. */

@@ -50,6 +50,7 @@
 #include "sampler.h"
 #include "signal_view.h"
 #include "exec_env.h"
+#include "heap_sharing.h"
 #include "heap.h"
 #include "modules.h"
 #include "port_report.h"
@@ -109,6 +110,7 @@ AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     static __typeof__(&pthread_create) real;
     if (!real)
         real = REAL(pthread_create);
+    heap_sharing_share(); /* before a second thread can reach the tables */
     struct thread_start *start = agent_active() ? agent_malloc(sizeof *start) : NULL;
     if (!start)
         return real(thread, attr, fn, arg);
@@ -139,6 +141,7 @@ static int start_sampled_thrd(void *p)
 
 AGENT_EXPORT int thrd_create(thrd_t *thread, thrd_start_t fn, void *arg)
 {
+    heap_sharing_share(); /* before a second thread can reach the tables */
     struct thrd_start_args *start = agent_active() ? agent_malloc(sizeof *start) : NULL;
     if (!start)
         return REAL(thrd_create)(thread, fn, arg);

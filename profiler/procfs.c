@@ -4,6 +4,8 @@
 #include "procfs.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 size_t procfs_read(const char *path, char *buf, size_t cap)
@@ -25,4 +27,13 @@ void procfs_read_line(const char *path, char *buf, size_t cap)
     while (len && (buf[len - 1] == '\n' || buf[len - 1] == 0))
         len--;
     buf[len] = 0;
+}
+
+int procfs_thread_count(void)
+{
+    char status[4096];
+    size_t len = procfs_read("/proc/self/status", status, sizeof status - 1);
+    status[len] = 0;
+    const char *line = strstr(status, "\nThreads:");
+    return line ? atoi(line + strlen("\nThreads:")) : -1;
 }

@@ -3,10 +3,13 @@
  * allocation made again from the same place does not unwind again.
  *
  * An entry is found by the stack pointer at which the agent started
- * unwinding (any entry may hold any; their stack pointers sit together in
- * two cache lines), and is valid only if every return address it holds is
- * still in the stack slot it was read from: then the walk would give the
- * same frames. Lives in the thread's state; used by heap.c only.
+ * unwinding: the pointer picks one of a few buckets, and any entry of the
+ * bucket may hold it (sibling callers with equal frame sizes share one);
+ * the stack pointers sit together in two cache lines. An entry is valid
+ * only if every return address it holds is still in the stack slot it was
+ * read from (all of them inside the thread's stack, checked when it was
+ * made): then the walk would give the same frames. Lives in the thread's
+ * state; used by heap.c only.
  */
 #ifndef STOKE_AGENT_STACK_CACHE_H
 #define STOKE_AGENT_STACK_CACHE_H
@@ -14,6 +17,8 @@
 #include <stdint.h>
 
 #define STACK_CACHE_ENTRIES 16
+#define STACK_CACHE_WAYS 4 /* entries per bucket */
+#define STACK_CACHE_BUCKETS (STACK_CACHE_ENTRIES / STACK_CACHE_WAYS)
 #define STACK_CACHE_FRAMES 72
 
 struct stack_cache_entry {
@@ -24,9 +29,9 @@ struct stack_cache_entry {
 };
 
 struct stack_cache {
-    uint64_t start_sps[STACK_CACHE_ENTRIES]; /* of each entry, together: 0 empty */
+    uint64_t start_sps[STACK_CACHE_ENTRIES]; /* of each entry, by bucket: 0 empty */
     struct stack_cache_entry entries[STACK_CACHE_ENTRIES];
-    uint32_t next; /* the entry a new walk replaces (round robin) */
+    uint8_t next[STACK_CACHE_BUCKETS]; /* the way a new walk replaces (round robin) */
 };
 
 #endif

@@ -22,6 +22,7 @@
 #include "dump_signal.h"
 #include "heap.h"
 #include "heap_snapshot.h"
+#include "heap_tally.h"
 #include "log.h"
 #include "process_records.h"
 #include "procfs.h"

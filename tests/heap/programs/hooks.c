@@ -19,6 +19,11 @@
  *                 of it writable; leaks 777 bytes in 1 block
  *   threads       4 threads, each freeing the blocks the previous one
  *                 allocated; leaks 262144 bytes in 256 blocks
+ *   helper_thread a thread the program never started with pthread_create (a
+ *                 SIGEV_THREAD timer's, made inside the C library) allocates
+ *                 and frees 20200 blocks beside the main thread, which frees
+ *                 the 200 it hands over; then the main thread leaks 64000
+ *                 bytes in 64 blocks
  *   fork          allocates 3 MiB (keep_before_fork, never freed), forks; the
  *                 child allocates 1 MiB more (leak_fork_child) and exits 0
  *
@@ -37,7 +42,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int failures;
@@ -391,6 +398,83 @@ static void mode_threads(void)
     check(corrupt == 0, "blocks freed by another thread arrive intact");
 }
 
+/* --- helper_thread ------------------------------------------------------------------ */
+
+#define HELPER_ROUNDS 200
+#define HELPER_LEAKS 64
+
+static pthread_mutex_t handoff_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *handed[HELPER_ROUNDS];
+static int handed_count;
+static _Atomic int ticks, ticks_done;
+
+static __attribute__((noipa)) void leak_after_helper(void)
+{
+    static unsigned char *blocks[HELPER_LEAKS];
+    for (int i = 0; i < HELPER_LEAKS; i++) {
+        blocks[i] = malloc(1000);
+        fill(blocks[i], 1000, (unsigned)i);
+    }
+    keep = blocks;
+}
+
+static void on_tick(union sigval unused)
+{
+    (void)unused;
+    if (atomic_fetch_add(&ticks, 1) >= HELPER_ROUNDS)
+        return;
+    for (size_t i = 0; i < 100; i++) {
+        unsigned char *p = malloc(64 + i);
+        fill(p, 64 + i, (unsigned)i);
+        free(p);
+    }
+    unsigned char *block = pass_block(500);
+    pthread_mutex_lock(&handoff_lock);
+    handed[handed_count++] = block;
+    pthread_mutex_unlock(&handoff_lock);
+    atomic_fetch_add(&ticks_done, 1);
+}
+
+/* Frees what the helper handed over; returns how many blocks were intact. */
+static int free_handed(void)
+{
+    int intact = 0;
+    pthread_mutex_lock(&handoff_lock);
+    for (int i = 0; i < handed_count; i++) {
+        intact += filled(handed[i], 500, 500);
+        free(handed[i]);
+    }
+    handed_count = 0;
+    pthread_mutex_unlock(&handoff_lock);
+    return intact;
+}
+
+static void mode_helper_thread(void)
+{
+    struct sigevent event = {.sigev_notify = SIGEV_THREAD, .sigev_notify_function = on_tick};
+    struct itimerspec every_ms = {{0, 1000000}, {0, 1000000}};
+    timer_t timer;
+    if (timer_create(CLOCK_MONOTONIC, &event, &timer) || timer_settime(timer, 0, &every_ms, NULL)) {
+        check(0, "a SIGEV_THREAD timer starts");
+        return;
+    }
+    int intact = 0;
+    unsigned char *ring[256] = {0};
+    for (unsigned i = 0; atomic_load(&ticks_done) < HELPER_ROUNDS; i++) {
+        free(ring[i % 256]);
+        ring[i % 256] = malloc(16 + i % 3000);
+        fill(ring[i % 256], 16 + i % 3000, i);
+        if (i % 1000 == 0)
+            intact += free_handed();
+    }
+    timer_delete(timer);
+    intact += free_handed();
+    for (int i = 0; i < 256; i++)
+        free(ring[i]);
+    check(intact == HELPER_ROUNDS, "blocks from the helper thread arrive intact");
+    leak_after_helper();
+}
+
 /* --- fork --------------------------------------------------------------------------- */
 
 static __attribute__((noipa)) void keep_before_fork(void)
@@ -442,7 +526,8 @@ static const struct {
     {"realloc", mode_realloc},         {"aligned", mode_aligned},
     {"calloc", mode_calloc},           {"reallocarray", mode_reallocarray},
     {"free_null", mode_free_null},     {"usable_size", mode_usable_size},
-    {"threads", mode_threads},         {"fork", mode_fork},
+    {"threads", mode_threads},         {"helper_thread", mode_helper_thread},
+    {"fork", mode_fork},
 };
 
 int main(int argc, char **argv)
@@ -455,6 +540,6 @@ int main(int argc, char **argv)
             return failures != 0;
         }
     fprintf(stderr, "usage: hooks realloc|aligned|calloc|reallocarray|free_null|usable_size|"
-                    "threads|fork\n");
+                    "threads|helper_thread|fork\n");
     return 2;
 }
