@@ -191,7 +191,7 @@ static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
 
 /* The interned allocation stack of the caller, from the cache when the
  * same place allocated before. NULL when out of memory or unregistered. */
-static struct heap_stack *allocation_stack(void)
+static inline __attribute__((always_inline)) struct heap_stack *allocation_stack(void)
 {
     struct thread_state *t = current_thread;
     uint64_t sp; /* the same sp getcontext records below: this function's own */
@@ -208,7 +208,7 @@ static struct heap_stack *allocation_stack(void)
     return e ? e->stack : NULL;
 }
 
-static void record(void *p, size_t size)
+static inline __attribute__((always_inline)) void record(void *p, size_t size)
 {
     struct heap_stack *stack = allocation_stack();
     if (!stack || size > HEAP_LIVE_MAX_SIZE || stack->id > HEAP_LIVE_MAX_STACK_ID) {

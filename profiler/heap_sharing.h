@@ -65,10 +65,11 @@ static inline void heap_sharing_leave(void)
         atomic_store_explicit(&heap_sharing_sole_inside, 0, memory_order_release);
 }
 
-/* Adds v to a counter that other threads only read unless shared. */
-static inline void heap_shared_add(_Atomic int64_t *counter, int64_t v)
+/* Adds v to a counter that other threads only read unless shared (the
+ * caller looked at heap_shared once for all its counters). */
+static inline void heap_counter_add(_Atomic int64_t *counter, int64_t v, int shared)
 {
-    if (heap_shared())
+    if (shared)
         atomic_fetch_add_explicit(counter, v, memory_order_relaxed);
     else
         atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + v,

@@ -3,7 +3,7 @@
  *
  * Each distinct allocation stack gets an id and four counters (estimated
  * live bytes and objects, allocated bytes and objects since start), updated
- * by the malloc hooks (heap_shared_add). A snapshot reads the counters of
+ * by the malloc hooks (heap_counter_add). A snapshot reads the counters of
  * every stack; it never walks the live allocations. Called from malloc
  * hooks: no malloc, only short per-shard locks.
  */

@@ -39,18 +39,24 @@ static inline struct weight weigh(uint64_t size)
                            (uint64_t)(HEAP_OBJECT_UNIT / probability + 0.5)};
 }
 
-static void count_live(struct heap_stack *s, const struct live_allocation *a, int sign)
+/* Adds sign times w to the live counts of s and, for a new allocation, w
+ * to its allocated counts. */
+static void count(struct heap_stack *s, struct weight w, int64_t sign, int allocated)
 {
-    struct weight w = weigh(a->size);
-    heap_shared_add(&s->live_bytes, sign * (int64_t)w.bytes);
-    heap_shared_add(&s->live_objects, sign * (int64_t)w.objects);
+    int shared = heap_shared();
+    heap_counter_add(&s->live_bytes, sign * (int64_t)w.bytes, shared);
+    heap_counter_add(&s->live_objects, sign * (int64_t)w.objects, shared);
+    if (!allocated)
+        return;
+    heap_counter_add(&s->alloc_bytes, (int64_t)w.bytes, shared);
+    heap_counter_add(&s->alloc_objects, (int64_t)w.objects, shared);
 }
 
 static void leave(const struct live_allocation *a)
 {
     struct heap_stack *s = heap_stacks_get(a->stack_id);
     if (s)
-        count_live(s, a, -1);
+        count(s, weigh(a->size), -1, 0);
 }
 
 void heap_tally_untracked(void)
@@ -58,35 +64,29 @@ void heap_tally_untracked(void)
     atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
 }
 
-/* Into the live table and the live counts of its stack s; an entry it
- * replaces (an address whose free was never seen) leaves the counts. */
-static struct heap_stack *track(const struct live_allocation *a, struct heap_stack *s)
+/* Into the live table and the counts of its stack s; an entry it replaces
+ * (an address whose free was never seen) leaves the counts. */
+static void track(const struct live_allocation *a, struct heap_stack *s, int allocated)
 {
     struct live_allocation replaced;
     int found = s ? heap_live_insert(a, &replaced) : -1;
     if (found < 0) {
         heap_tally_untracked();
-        return NULL;
+        return;
     }
     if (found)
         leave(&replaced);
-    count_live(s, a, 1);
-    return s;
+    count(s, weigh(a->size), 1, allocated);
 }
 
 void heap_tally_alloc(const struct live_allocation *a, struct heap_stack *stack)
 {
-    struct heap_stack *s = track(a, stack);
-    if (!s)
-        return;
-    struct weight w = weigh(a->size);
-    heap_shared_add(&s->alloc_bytes, (int64_t)w.bytes);
-    heap_shared_add(&s->alloc_objects, (int64_t)w.objects);
+    track(a, stack, 1);
 }
 
 void heap_tally_restore(const struct live_allocation *a)
 {
-    track(a, heap_stacks_get(a->stack_id));
+    track(a, heap_stacks_get(a->stack_id), 0);
 }
 
 int heap_tally_free(uintptr_t address, struct live_allocation *gone)
