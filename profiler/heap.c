@@ -20,7 +20,6 @@
 #include "heap_stacks.h"
 #include "heap_tally.h"
 #include "modules.h"
-#include "procfs.h"
 #include "threads.h"
 #include "unwind.h"
 
@@ -35,6 +34,7 @@ struct heap_thread {
 static __thread struct heap_thread self __attribute__((tls_model("initial-exec")));
 
 static _Atomic int heap_tracking_on;
+static int sharing_decided; /* in this process: once, or again in a fork child */
 __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
 static uint64_t interval, seed;
 static uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
@@ -45,8 +45,9 @@ void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
     interval = mean_bytes ? mean_bytes : 1;
     seed = fixed_seed;
     heap_tally_start(interval);
-    /* alone: only the caller and the writer (which never writes the tables) */
-    heap_sharing_start(procfs_thread_count() == 2);
+    if (!sharing_decided) /* alone: the caller and the writer (which never writes the tables) */
+        heap_sharing_start(1, heap_tally_nursery_flush);
+    sharing_decided = 1; /* (a restart after a failed exec keeps what is) */
     if (interval == 1)
         heap_live_exact();
     if (!modules_find((uintptr_t)&heap_start, &m)) {
@@ -309,10 +310,17 @@ void heap_realloc_done(const struct heap_taken *taken, int failed)
     self.busy--;
 }
 
+void heap_threads_coming(void)
+{
+    self.busy++;
+    heap_sharing_share();
+    self.busy--;
+}
+
 void heap_fork_prepare(void)
 {
     if (!heap_sharing_sole) /* the sole thread may be inside the tables */
-        heap_sharing_share();
+        heap_threads_coming();
     heap_stacks_fork_prepare();
     heap_live_fork_prepare();
 }
@@ -327,4 +335,5 @@ void heap_fork_child(void)
 {
     heap_live_fork_child();
     heap_stacks_fork_child();
+    sharing_decided = 0;
 }

@@ -83,6 +83,10 @@ void heap_realloc_done(const struct heap_taken *taken, int failed);
 void heap_agent_work_begin(void);
 void heap_agent_work_end(void);
 
+/* Before the program starts a thread or installs a seccomp filter: the
+ * tables are shared from then on (heap_sharing.h). */
+void heap_threads_coming(void);
+
 /* Marks the calling thread as the agent's own: its allocations are not
  * tracked (the writer's buffers are not the program's heap). */
 void heap_ignore_this_thread(void);

@@ -54,15 +54,19 @@ static uint64_t filter_bit(uint32_t slot)
     return 1ull << (slot % 64);
 }
 
-static void shard_lock(struct shard *s)
+/* Returns whether it locked: the unlock must agree even should the mode
+ * change meanwhile. */
+static int shard_lock(struct shard *s)
 {
-    if (heap_shared())
+    int shared = heap_shared();
+    if (shared)
         spinlock_lock(&s->lock);
+    return shared;
 }
 
-static void shard_unlock(struct shard *s)
+static void shard_unlock(struct shard *s, int locked)
 {
-    if (heap_shared())
+    if (locked)
         spinlock_unlock(&s->lock);
 }
 
@@ -141,7 +145,7 @@ static int table_insert(const struct live_allocation *a, struct live_allocation 
 {
     struct shard *s = shard_of(a->address);
     int ret = -1;
-    shard_lock(s);
+    int locked = shard_lock(s);
     if ((s->used + 1) * 2 <= s->cap || !grow(s)) {
         struct live_allocation *slot = &s->slots[probe(s, a->address)];
         if (slot->address == EMPTY) {
@@ -154,7 +158,7 @@ static int table_insert(const struct live_allocation *a, struct live_allocation 
         }
         *slot = *a;
     }
-    shard_unlock(s);
+    shard_unlock(s, locked);
     return ret;
 }
 
@@ -188,7 +192,7 @@ static int table_remove(uintptr_t address, struct live_allocation *out)
 {
     struct shard *s = shard_of(address);
     int ret = -1;
-    shard_lock(s);
+    int locked = shard_lock(s);
     if (s->cap) {
         size_t i = probe(s, address);
         if (s->slots[i].address == address) {
@@ -199,7 +203,7 @@ static int table_remove(uintptr_t address, struct live_allocation *out)
             ret = 0;
         }
     }
-    shard_unlock(s);
+    shard_unlock(s, locked);
     return ret;
 }
 
@@ -319,15 +323,15 @@ void heap_live_prefetch_remove(uintptr_t address)
         table_prefetch(address);
 }
 
-/* (An entry that finds no room there is dropped: its block stays counted
- * as live.) */
-void heap_live_nursery_flush(void)
+void heap_live_nursery_flush(void (*dropped)(const struct live_allocation *, int lost))
 {
     struct live_allocation replaced;
     atomic_store(&nursery_on, 0);
     for (int i = 0; i < NURSERY_SLOTS; i++)
         if (nursery[i].address != EMPTY) {
-            table_insert(&nursery[i], &replaced);
+            int found = table_insert(&nursery[i], &replaced);
+            if (found)
+                dropped(found > 0 ? &replaced : &nursery[i], found < 0);
             nursery[i].address = EMPTY;
         }
 }

@@ -56,9 +56,11 @@ void heap_live_filter_pin(uintptr_t address);
  * nursery) that most of them leave without reaching the tables. */
 void heap_live_exact(void);
 
-/* The nursery's entries into the tables, when other threads come
- * (heap_sharing.c, while no other thread uses the tables). */
-void heap_live_nursery_flush(void);
+/* The nursery's entries into the tables, when other threads come (while
+ * no other thread uses the tables). dropped gets each entry the tables
+ * replaced (an address whose free was never seen), and with lost set each
+ * one that found no room. */
+void heap_live_nursery_flush(void (*dropped)(const struct live_allocation *, int lost));
 
 /* Records a live sampled allocation. Returns 0; 1 when an allocation at
  * the same address was still recorded (its free was never seen: it is

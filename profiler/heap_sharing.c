@@ -11,11 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "heap_live.h"
+#include "procfs.h"
 
 _Atomic int heap_sharing_mode = HEAP_SHARED; /* until heap_start knows better */
 _Atomic int heap_sharing_sole_inside;
 __thread int heap_sharing_sole __attribute__((tls_model("initial-exec")));
+static void (*on_switch)(void);
 
 static int membarrier(int cmd)
 {
@@ -25,22 +26,34 @@ static int membarrier(int cmd)
     return ret;
 }
 
-void heap_sharing_start(int alone)
+/* A seccomp filter may kill the process for a system call the program
+ * never makes: none is made under one. */
+static int no_seccomp_filter(void)
 {
-    alone = alone && !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED);
+    return procfs_status_number("Seccomp") == 0;
+}
+
+void heap_sharing_start(int agent_threads, void (*switching)(void))
+{
+    int alone = procfs_status_number("Threads") == agent_threads + 1 && no_seccomp_filter() &&
+                !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED);
+    on_switch = switching;
     heap_sharing_sole = alone;
     atomic_store(&heap_sharing_sole_inside, 0);
     atomic_store(&heap_sharing_mode, alone ? HEAP_ALONE : HEAP_SHARED);
 }
 
-/* Every other running thread of the process passes a full barrier. Should
- * the call fail, a millisecond is far longer than any store takes to
- * leave a core's store buffer. */
+/* Every other running thread of the process passes a full barrier. Without
+ * the call (a filter came since), a millisecond: far longer than any store
+ * takes to leave a core's store buffer. */
 static void barrier_everywhere(void)
 {
-    if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)) {
+    if (!no_seccomp_filter() || membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)) {
+        int saved = errno;
         struct timespec ms = {0, 1000000};
-        nanosleep(&ms, NULL);
+        while (nanosleep(&ms, &ms) && errno == EINTR)
+            ;
+        errno = saved;
     }
 }
 
@@ -51,7 +64,8 @@ void heap_sharing_share(void)
         barrier_everywhere();
         while (atomic_load_explicit(&heap_sharing_sole_inside, memory_order_acquire))
             sched_yield();
-        heap_live_nursery_flush();
+        if (on_switch)
+            on_switch();
         atomic_store(&heap_sharing_mode, HEAP_SHARED);
         return;
     }

@@ -13,8 +13,8 @@
  * about to start one, first switches the mode to SHARED for good: it
  * announces the switch, makes every thread pass a memory barrier
  * (membarrier), so that the sole thread either sees the switch or has its
- * mark visible, waits for the mark to clear, and moves what the sole
- * thread kept aside (heap_live.h's nursery) into the shared tables.
+ * mark visible, waits for the mark to clear, and has what the sole thread
+ * kept aside (heap_live.h's nursery) moved into the shared tables.
  */
 #ifndef STOKE_AGENT_HEAP_SHARING_H
 #define STOKE_AGENT_HEAP_SHARING_H
@@ -28,11 +28,17 @@ extern _Atomic int heap_sharing_mode;
 extern _Atomic int heap_sharing_sole_inside;
 extern __thread int heap_sharing_sole __attribute__((tls_model("initial-exec")));
 
-/* The caller becomes the sole thread when alone is 1 and the barrier is
- * available; else the tables are shared. */
-void heap_sharing_start(int alone);
+/* In a process that never shared its tables (at the start, and in a fork
+ * child): the caller becomes the sole thread when the process has no
+ * other threads than it and agent_threads of the agent's own, and no
+ * seccomp filter (membarrier is a system call the program may not be
+ * allowed); else the tables are shared. switching runs once, during the
+ * switch, while no other thread uses the tables. */
+void heap_sharing_start(int agent_threads, void (*switching)(void));
 
-/* Switches to SHARED for good (waits for the sole thread to step out). */
+/* Switches to SHARED for good (waits for the sole thread to step out). The
+ * caller must keep its signal handlers out of the hooks meanwhile (heap.c's
+ * heap_threads_coming). */
 void heap_sharing_share(void);
 
 /* 1 when the tables need their locks and atomic adds. */

@@ -64,6 +64,18 @@ void heap_tally_untracked(void)
     atomic_fetch_add_explicit(&untracked, 1, memory_order_relaxed);
 }
 
+static void dropped(const struct live_allocation *a, int lost)
+{
+    leave(a);
+    if (lost)
+        heap_tally_untracked();
+}
+
+void heap_tally_nursery_flush(void)
+{
+    heap_live_nursery_flush(dropped);
+}
+
 /* Into the live table and the counts of its stack s; an entry it replaces
  * (an address whose free was never seen) leaves the counts. */
 static void track(const struct live_allocation *a, struct heap_stack *s, int allocated)

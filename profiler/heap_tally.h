@@ -45,6 +45,10 @@ int heap_tally_free(uintptr_t address, struct live_allocation *gone);
 /* An allocation that could not be tracked (no memory, no stack). */
 void heap_tally_untracked(void);
 
+/* The switch to shared tables (heap_sharing.h): the nursery's entries move
+ * into the tables; what they replace or cannot hold leaves the counts. */
+void heap_tally_nursery_flush(void);
+
 /* Sums over all stacks; objects rounded to whole ones. */
 void heap_read_totals(struct heap_totals *t);
 

@@ -2,8 +2,9 @@
  * interpose.c - the libc functions the agent wraps, each a thin shim that
  * calls the agent and then the real function found with dlsym(RTLD_NEXT).
  *
- *   pthread_create, new threads get their own sampling clock
- *   thrd_create
+ *   pthread_create, new threads get their own sampling clock; the heap
+ *   thrd_create     tables are shared from then on (heap_threads_coming)
+ *   prctl           before a seccomp filter, the heap tables are shared too
  *   dlclose         unwinding pauses while code may be unmapped
  *   exec*           the trace is finished before the image is replaced, and
  *                   an environment without stoke's variables gets them back
@@ -35,6 +36,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <spawn.h>
@@ -50,7 +52,6 @@
 #include "sampler.h"
 #include "signal_view.h"
 #include "exec_env.h"
-#include "heap_sharing.h"
 #include "heap.h"
 #include "modules.h"
 #include "port_report.h"
@@ -110,7 +111,7 @@ AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
     static __typeof__(&pthread_create) real;
     if (!real)
         real = REAL(pthread_create);
-    heap_sharing_share(); /* before a second thread can reach the tables */
+    heap_threads_coming();
     struct thread_start *start = agent_active() ? agent_malloc(sizeof *start) : NULL;
     if (!start)
         return real(thread, attr, fn, arg);
@@ -141,7 +142,7 @@ static int start_sampled_thrd(void *p)
 
 AGENT_EXPORT int thrd_create(thrd_t *thread, thrd_start_t fn, void *arg)
 {
-    heap_sharing_share(); /* before a second thread can reach the tables */
+    heap_threads_coming();
     struct thrd_start_args *start = agent_active() ? agent_malloc(sizeof *start) : NULL;
     if (!start)
         return REAL(thrd_create)(thread, fn, arg);
@@ -150,6 +151,26 @@ AGENT_EXPORT int thrd_create(thrd_t *thread, thrd_start_t fn, void *arg)
     if (ret != thrd_success)
         agent_free(start);
     return ret;
+}
+
+/* --- seccomp ---------------------------------------------------------------- */
+
+/* A filter may forbid the system call that switching the heap tables to
+ * shared use makes (heap_sharing.h): the switch comes first. prctl takes up
+ * to four more arguments, all passed on as they came. */
+AGENT_EXPORT int prctl(int option, ...)
+{
+    static __typeof__(&prctl) real;
+    if (!real)
+        real = REAL(prctl);
+    va_list ap;
+    va_start(ap, option);
+    unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long);
+    unsigned long a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
+    va_end(ap);
+    if (option == PR_SET_SECCOMP)
+        heap_threads_coming();
+    return real(option, a2, a3, a4, a5);
 }
 
 /* --- dynamic loading ------------------------------------------------------ */

@@ -4,6 +4,7 @@
 #include "procfs.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,11 +30,12 @@ void procfs_read_line(const char *path, char *buf, size_t cap)
     buf[len] = 0;
 }
 
-int procfs_thread_count(void)
+int procfs_status_number(const char *field)
 {
-    char status[4096];
+    char status[4096], key[64];
     size_t len = procfs_read("/proc/self/status", status, sizeof status - 1);
     status[len] = 0;
-    const char *line = strstr(status, "\nThreads:");
-    return line ? atoi(line + strlen("\nThreads:")) : -1;
+    snprintf(key, sizeof key, "\n%s:", field);
+    const char *line = strstr(status, key);
+    return line ? atoi(line + strlen(key)) : -1;
 }

@@ -13,7 +13,8 @@ size_t procfs_read(const char *path, char *buf, size_t cap);
 /* Reads a one-line file (comm) into buf as a string without its newline. */
 void procfs_read_line(const char *path, char *buf, size_t cap);
 
-/* The threads of this process now, or -1 when /proc cannot tell. */
-int procfs_thread_count(void);
+/* A number of /proc/self/status ("Threads", "Seccomp"), or -1 when /proc
+ * cannot tell. */
+int procfs_status_number(const char *field);
 
 #endif

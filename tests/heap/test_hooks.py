@@ -19,6 +19,14 @@ buffers and thread bookkeeping.
                 the main thread in the hooks: tracking turns from one thread
                 working alone to shared tables, and stays exact (the
                 helper's own stacks are not unwound: it has no thread state)
+  signal_in_switch  a signal whose handler allocates arrives in the middle of
+                that switch (a preloaded library raises it after the
+                agent's membarrier): the switch ends, the leak is exact
+  seccomp       a seccomp filter that kills on membarrier, then a thread:
+                the program never dies of the agent's system calls
+  failed_exec   an exec that fails while the C library has a thread of its
+                own: blocks allocated before it are freed after it, and none
+                stays live
   fork          the child's exit snapshot has the blocks it inherited and
                 its own; the parent's has its own only; both exit 0
   cpp           new/delete through a class in a namespace: demangled names,
@@ -28,8 +36,8 @@ usage: test_hooks.py CASE
 """
 import re
 
-from e2e_support import describe, expect, fresh_dir, main, program, run, text
-from heap_support import (MIB, exit_snapshot, expect_same_as_bare, frame_is, measures,
+from e2e_support import STOKE, describe, expect, fresh_dir, main, program, run, text
+from heap_support import (MIB, exit_snapshot, expect_same_as_bare, frame_is, measures, seeded_env,
                           pids_with_snapshots, record_heap)
 
 # What the C library itself keeps until exit: stdio buffers, thread
@@ -106,6 +114,22 @@ def helper_thread():
            "thread bookkeeping (at most 4096)", m["live-bytes"].top(20))
 
 
+def signal_in_switch():
+    out = fresh_dir("signal_in_switch")
+    argv = [program("hooks"), "signal_in_switch"]
+    env = dict(seeded_env(), LD_PRELOAD=program("libsignal_in_switch.so"))
+    profiled = run([STOKE, "record", "--collect-only", "-o", out, "--heap-interval", "1", "--",
+                    *argv], env=env)
+    expect_same_as_bare(run(argv), profiled, "signal_in_switch")
+    expect(text(profiled.stdout) == "signal_in_switch: ok\n", "hooks signal_in_switch failed a "
+           "check", describe(profiled))
+    expect("note: the handler ran 1 times" in text(profiled.stderr),
+           "the signal did not come during the switch (is libsignal_in_switch.so preloaded?)",
+           describe(profiled))
+    expect_only_live(measures(exit_snapshot(out)), {"leak_signal_in_switch": (5000, 10)},
+                     "exit snapshot of signal_in_switch")
+
+
 def fork():
     profiled, out = run_mode("fork", [program("hooks"), "fork"])
     expect(text(profiled.stdout) == "child: ok\nfork: ok\n", "hooks fork failed a check",
@@ -151,4 +175,7 @@ if __name__ == "__main__":
         "usable_size": hooks_case("usable_size", {"leak_usable_size": (777, 1)}),
         "threads": hooks_case("threads", {"leak_threads": (262144, 256)}, every_block_passed),
         "helper_thread": helper_thread,
+        "signal_in_switch": signal_in_switch,
+        "seccomp": hooks_case("seccomp", {"leak_seccomp": (3000, 10)}),
+        "failed_exec": hooks_case("failed_exec", {"leak_failed_exec": (700, 7)}),
         "fork": fork, "cpp": cpp}))

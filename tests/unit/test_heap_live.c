@@ -6,7 +6,8 @@
  * entries back; every address must be found exactly while live, never
  * after, and the free filter must never say "certainly not" of a live one.
  * Then the same in exact mode, with one thread working alone (the nursery
- * in front of the tables), switched to shared tables halfway.
+ * in front of the tables), switched to shared tables halfway, where an
+ * entry whose free was never seen must come out of the switch reported.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -68,13 +69,52 @@ static void exact_steps(int *live, uint32_t steps)
     }
 }
 
+static int drops, lost_drops;
+static struct live_allocation last_drop;
+
+static void count_drop(const struct live_allocation *a, int lost)
+{
+    drops++;
+    lost_drops += lost;
+    last_drop = *a;
+}
+
+static void flush_nursery(void)
+{
+    heap_live_nursery_flush(count_drop);
+}
+
+/* Address a is allocated, its free is never seen, many others come (it
+ * moves from the nursery to the tables), and it is allocated again: the
+ * switch to shared tables finds the old entry and reports it dropped. */
+static void stale_entry(int *live, uint32_t a)
+{
+    check_insert(a, live);
+    for (uint32_t i = 0, moved = 0; moved < 10000; i++)
+        if (i != a && !live[i]) {
+            check_insert(i, live);
+            moved++;
+        }
+    struct live_allocation again = {.address = address_of(a), .size = 7, .stack_id = 7}, out;
+    CHECK(heap_live_insert(&again, &out) == 0); /* in the nursery; the old one in the tables */
+    drops = 0;
+    heap_sharing_share();
+    CHECK(drops == 1 && !lost_drops && last_drop.address == address_of(a) && last_drop.size == a);
+    CHECK(heap_live_remove(address_of(a), &out) == 0 && out.size == 7 && out.stack_id == 7);
+    live[a] = 0;
+}
+
 static void exact_mode(int *live)
 {
-    heap_sharing_start(1);
+    heap_sharing_start(0, flush_nursery);
     heap_live_exact();
+    CHECK(atomic_load(&heap_sharing_mode) == HEAP_ALONE);
     CHECK(heap_live_maybe(address_of(1)));
     exact_steps(live, STEPS / 2);
-    heap_sharing_share(); /* the nursery's entries move to the tables */
+    uint32_t a = 0;
+    while (live[a])
+        a++;
+    stale_entry(live, a); /* and the switch to shared tables */
     exact_steps(live, STEPS / 2);
     for (uint32_t i = 0; i < ADDRESSES; i++)
         check_remove(i, live);

@@ -24,6 +24,16 @@
  *                 and frees 20200 blocks beside the main thread, which frees
  *                 the 200 it hands over; then the main thread leaks 64000
  *                 bytes in 64 blocks
+ *   signal_in_switch  a SIGUSR1 handler that allocates and frees, then a
+ *                 second thread (run with signal_in_switch.so preloaded, the
+ *                 signal comes while the agent's tables turn shared); leaks
+ *                 5000 bytes in 10 blocks
+ *   seccomp       a seccomp filter that kills the process on membarrier, a
+ *                 system call the program never makes, then a second
+ *                 thread; leaks 3000 bytes in 10 blocks
+ *   failed_exec   a C library thread (an unarmed SIGEV_THREAD timer's), 100
+ *                 blocks, an exec that fails, the blocks freed; leaks 700
+ *                 bytes in 7 blocks
  *   fork          allocates 3 MiB (keep_before_fork, never freed), forks; the
  *                 child allocates 1 MiB more (leak_fork_child) and exits 0
  *
@@ -36,13 +46,19 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdatomic.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -475,6 +491,122 @@ static void mode_helper_thread(void)
     leak_after_helper();
 }
 
+/* --- signal_in_switch, seccomp, failed_exec ----------------------------------------- */
+
+static _Atomic int handler_runs;
+
+static void allocate_in_handler(int signo)
+{
+    (void)signo;
+    unsigned char *p = malloc(64);
+    fill(p, 64, 1);
+    free(p);
+    atomic_fetch_add(&handler_runs, 1);
+}
+
+static void *return_arg(void *arg)
+{
+    return arg;
+}
+
+static void churn(int blocks)
+{
+    for (int i = 0; i < blocks; i++) {
+        unsigned char *p = malloc(16 + (size_t)i % 500);
+        fill(p, 16 + (size_t)i % 500, (unsigned)i);
+        free(p);
+    }
+}
+
+static void second_thread(void)
+{
+    pthread_t id;
+    check(!pthread_create(&id, NULL, return_arg, NULL) && !pthread_join(id, NULL),
+          "a second thread starts and ends");
+}
+
+static inline __attribute__((always_inline)) void leak_blocks(int n, size_t size)
+{
+    static unsigned char *blocks[16];
+    for (int i = 0; i < n; i++) {
+        blocks[i] = malloc(size);
+        fill(blocks[i], size, (unsigned)i);
+    }
+    keep = blocks;
+}
+
+static __attribute__((noipa)) void leak_signal_in_switch(void)
+{
+    leak_blocks(10, 500);
+}
+
+static void mode_signal_in_switch(void)
+{
+    signal(SIGUSR1, allocate_in_handler);
+    churn(1000);
+    second_thread();
+    churn(1000);
+    leak_signal_in_switch();
+    fprintf(stderr, "note: the handler ran %d times\n", atomic_load(&handler_runs));
+}
+
+static __attribute__((noipa)) void leak_seccomp(void)
+{
+    leak_blocks(10, 300);
+}
+
+static void mode_seccomp(void)
+{
+    struct sock_filter kill_membarrier[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_membarrier, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog filter = {sizeof kill_membarrier / sizeof kill_membarrier[0], kill_membarrier};
+    churn(1000);
+    check(!prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) &&
+          !prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter), "the seccomp filter is in");
+    second_thread();
+    churn(1000);
+    leak_seccomp();
+}
+
+static __attribute__((noipa)) unsigned char **make_blocks(int n)
+{
+    unsigned char **blocks = malloc((size_t)n * sizeof *blocks);
+    for (int i = 0; i < n; i++) {
+        blocks[i] = malloc(1000);
+        fill(blocks[i], 1000, (unsigned)i);
+    }
+    return blocks;
+}
+
+static __attribute__((noipa)) void leak_failed_exec(void)
+{
+    leak_blocks(7, 100);
+}
+
+static void mode_failed_exec(void)
+{
+    struct sigevent event = {.sigev_notify = SIGEV_THREAD, .sigev_notify_function = on_tick};
+    timer_t timer; /* never armed: the C library's thread waits, and is there */
+    check(!timer_create(CLOCK_MONOTONIC, &event, &timer), "a SIGEV_THREAD timer is made");
+    unsigned char **blocks = make_blocks(100);
+    char *argv[] = {"/nonexistent/program", NULL};
+    execv(argv[0], argv);
+    check(errno == ENOENT, "the exec fails with ENOENT");
+    int intact = 0;
+    for (int i = 0; i < 100; i++) {
+        intact += filled(blocks[i], 1000, (unsigned)i);
+        free(blocks[i]);
+    }
+    free(blocks);
+    check(intact == 100, "the blocks survive the failed exec");
+    timer_delete(timer);
+    leak_failed_exec();
+}
+
 /* --- fork --------------------------------------------------------------------------- */
 
 static __attribute__((noipa)) void keep_before_fork(void)
@@ -527,6 +659,8 @@ static const struct {
     {"calloc", mode_calloc},           {"reallocarray", mode_reallocarray},
     {"free_null", mode_free_null},     {"usable_size", mode_usable_size},
     {"threads", mode_threads},         {"helper_thread", mode_helper_thread},
+    {"signal_in_switch", mode_signal_in_switch},
+    {"seccomp", mode_seccomp},         {"failed_exec", mode_failed_exec},
     {"fork", mode_fork},
 };
 
@@ -540,6 +674,6 @@ int main(int argc, char **argv)
             return failures != 0;
         }
     fprintf(stderr, "usage: hooks realloc|aligned|calloc|reallocarray|free_null|usable_size|"
-                    "threads|helper_thread|fork\n");
+                    "threads|helper_thread|signal_in_switch|seccomp|failed_exec|fork\n");
     return 2;
 }
