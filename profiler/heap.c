@@ -126,8 +126,8 @@ static int still_valid(const struct stack_cache_entry *e)
 {
     for (uint32_t i = 1; i < e->nframes; i++) {
         uint64_t value;
-        memcpy(&value, (const void *)e->slots[i], sizeof value);
-        if (value != e->frames[i])
+        memcpy(&value, (const void *)e->at[i].slot, sizeof value);
+        if (value != e->at[i].address)
             return 0;
     }
     return 1;
@@ -153,14 +153,14 @@ static struct stack_cache_entry *cached_walk(struct thread_state *t, uint64_t sp
 static int slots_in_stack(const struct thread_state *t, const struct stack_cache_entry *e)
 {
     for (uint32_t i = 1; i < e->nframes; i++)
-        if (e->slots[i] < t->stack_lo || e->slots[i] + sizeof(uint64_t) > t->stack_hi)
+        if (e->at[i].slot < t->stack_lo || e->at[i].slot + sizeof(uint64_t) > t->stack_hi)
             return 0;
     return 1;
 }
 
 /* Unwinds from the caller's context into a cache entry for its sp. */
-static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
-                                                 const ucontext_t *context)
+static __attribute__((noinline)) struct stack_cache_entry *
+walk_into_cache(struct thread_state *t, const ucontext_t *context)
 {
     struct unwind_start from;
     unwind_start_from_ucontext(&from, context);
@@ -175,13 +175,16 @@ static struct stack_cache_entry *walk_into_cache(struct thread_state *t,
     if (modules_enter())
         return NULL;
     uint32_t flags;
-    e->nframes = unwind_stack_slots(&from, e->frames, e->slots, STACK_CACHE_FRAMES, &flags);
+    uint64_t frames[STACK_CACHE_FRAMES], slots[STACK_CACHE_FRAMES];
+    e->nframes = unwind_stack_slots(&from, frames, slots, STACK_CACHE_FRAMES, &flags);
     modules_leave();
     uint64_t program[ALLOC_STACK_FRAMES];
     uint32_t kept = 0; /* the agent's own frames (its hooks) are not the program's */
-    for (uint32_t i = 0; i < e->nframes && kept < ALLOC_STACK_FRAMES; i++)
-        if (e->frames[i] < agent_lo || e->frames[i] >= agent_hi)
-            program[kept++] = e->frames[i];
+    for (uint32_t i = 0; i < e->nframes; i++) {
+        e->at[i] = (struct stack_cache_frame){slots[i], frames[i]};
+        if ((frames[i] < agent_lo || frames[i] >= agent_hi) && kept < ALLOC_STACK_FRAMES)
+            program[kept++] = frames[i];
+    }
     if (kept == ALLOC_STACK_FRAMES && e->nframes > ALLOC_STACK_FRAMES)
         flags |= STOKE_STACK_TRUNCATED;
     e->stack = heap_stacks_intern(program, kept, flags | STOKE_STACK_CALLERS);

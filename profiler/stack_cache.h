@@ -21,11 +21,17 @@
 #define STACK_CACHE_BUCKETS (STACK_CACHE_ENTRIES / STACK_CACHE_WAYS)
 #define STACK_CACHE_FRAMES 72
 
+/* A return address and the stack slot it was read from (0 for frame 0):
+ * side by side, so that checking an entry reads as few cache lines as
+ * it can. */
+struct stack_cache_frame {
+    uint64_t slot, address;
+};
+
 struct stack_cache_entry {
     uint32_t nframes;
-    uint64_t frames[STACK_CACHE_FRAMES]; /* as unwound, the agent's frames included */
-    uint64_t slots[STACK_CACHE_FRAMES];  /* where frames[i] was read (0 for frame 0) */
-    void *stack;                         /* the interned struct heap_stack */
+    void *stack; /* the interned struct heap_stack */
+    struct stack_cache_frame at[STACK_CACHE_FRAMES]; /* as unwound, the agent's frames included */
 };
 
 struct stack_cache {
