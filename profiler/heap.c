@@ -249,11 +249,9 @@ static int may_track_free(const void *p)
     return p && heap_tracking() && !self.busy && !self.ignored;
 }
 
-static void free_now(void *p)
+void heap_free_end(void *p)
 {
-    self.busy++;
     struct live_allocation gone;
-    heap_sharing_enter();
     heap_tally_free((uintptr_t)p, &gone);
     heap_sharing_leave();
     self.busy--;
@@ -261,8 +259,11 @@ static void free_now(void *p)
 
 void heap_maybe_sampled_free(void *p)
 {
-    if (may_track_free(p))
-        free_now(p);
+    if (!may_track_free(p))
+        return;
+    self.busy++;
+    heap_sharing_enter();
+    heap_free_end(p);
 }
 
 int heap_free_begin(void *p)
@@ -271,22 +272,11 @@ int heap_free_begin(void *p)
         return 0;
     self.busy++; /* until the table is done: a signal handler's hooks keep out */
     if (!heap_sharing_enter()) {
-        struct live_allocation gone;
-        heap_tally_free((uintptr_t)p, &gone);
-        heap_sharing_leave();
-        self.busy--;
+        heap_free_end(p); /* shared: before the memory goes back to the allocator */
         return 0;
     }
     heap_live_prefetch_remove((uintptr_t)p);
     return 1; /* alone until heap_free_end: nothing can reuse the address */
-}
-
-void heap_free_end(void *p)
-{
-    struct live_allocation gone;
-    heap_tally_free((uintptr_t)p, &gone);
-    heap_sharing_leave();
-    self.busy--;
 }
 
 void heap_take(void *p, struct heap_taken *taken)

@@ -62,10 +62,10 @@ void heap_live_exact(void);
  * one that found no room. */
 void heap_live_nursery_flush(void (*dropped)(const struct live_allocation *, int lost));
 
-/* Records a live sampled allocation. Returns 0; 1 when an allocation at
- * the same address was still recorded (its free was never seen: it is
- * replaced, and copied to *replaced); -1 when out of memory (the
- * allocation is then not tracked). */
+/* Records a live sampled allocation. Returns 0; 1 when an entry whose free
+ * was never seen gave way, copied to *replaced (one at the same address;
+ * with the nursery, possibly one of the block that moved to the tables to
+ * make room); -1 when out of memory (the allocation is then not tracked). */
 int heap_live_insert(const struct live_allocation *a, struct live_allocation *replaced);
 
 /* Start loading what an insert or a remove of address will touch into the

@@ -41,6 +41,8 @@ void heap_sharing_start(int agent_threads, void (*switching)(void))
     heap_sharing_sole = alone;
     atomic_store(&heap_sharing_sole_inside, 0);
     atomic_store(&heap_sharing_mode, alone ? HEAP_ALONE : HEAP_SHARED);
+    if (!alone && on_switch)
+        on_switch(); /* a fork child of a thread that was alone: what it kept aside */
 }
 
 /* Every other running thread of the process passes a full barrier. Without

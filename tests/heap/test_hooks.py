@@ -27,6 +27,9 @@ buffers and thread bookkeeping.
   failed_exec   an exec that fails while the C library has a thread of its
                 own: blocks allocated before it are freed after it, and none
                 stays live
+  fork_filtered a fork under a seccomp filter the agent could not see coming
+                (installed with the raw system call): the child starts with
+                shared tables, and the blocks it inherited and freed are gone
   fork          the child's exit snapshot has the blocks it inherited and
                 its own; the parent's has its own only; both exit 0
   cpp           new/delete through a class in a namespace: demangled names,
@@ -133,6 +136,21 @@ def signal_in_switch():
                      "exit snapshot of signal_in_switch")
 
 
+def fork_filtered():
+    profiled, out = run_mode("fork_filtered", [program("hooks"), "fork_filtered"])
+    expect(text(profiled.stdout) == "child: ok\nfork_filtered: ok\n",
+           "hooks fork_filtered failed a check", describe(profiled))
+    child = int(re.search(r"^note: child (\d+)$", text(profiled.stderr), re.M)[1])
+    pids = pids_with_snapshots(out)
+    expect(len(pids) == 2 and child in pids,
+           f"expected snapshots of the parent and of the child {child}", describe(profiled))
+    parent = next(p for p in pids if p != child)
+    expect_only_live(measures(exit_snapshot(out, child)), {"leak_fork_filtered": (300, 3)},
+                     f"the child's exit snapshot (pid {child})")
+    expect_only_live(measures(exit_snapshot(out, parent)), {"leak_fork_filtered": (0, 0)},
+                     f"the parent's exit snapshot (pid {parent})")
+
+
 def fork():
     profiled, out = run_mode("fork", [program("hooks"), "fork"])
     expect(text(profiled.stdout) == "child: ok\nfork: ok\n", "hooks fork failed a check",
@@ -181,4 +199,5 @@ if __name__ == "__main__":
         "signal_in_switch": signal_in_switch,
         "seccomp": hooks_case("seccomp", {"leak_seccomp": (3000, 10)}),
         "failed_exec": hooks_case("failed_exec", {"leak_failed_exec": (700, 7)}),
+        "fork_filtered": fork_filtered,
         "fork": fork, "cpp": cpp}))

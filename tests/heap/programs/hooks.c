@@ -34,6 +34,10 @@
  *   failed_exec   a C library thread (an unarmed SIGEV_THREAD timer's), 100
  *                 blocks, an exec that fails, the blocks freed; leaks 700
  *                 bytes in 7 blocks
+ *   fork_filtered 10 blocks of 1000 bytes, a seccomp filter installed with the
+ *                 raw system call (not prctl), a fork: the child frees the
+ *                 blocks and leaks 300 bytes in 3 blocks; the parent frees
+ *                 them too
  *   fork          allocates 3 MiB (keep_before_fork, never freed), forks; the
  *                 child allocates 1 MiB more (leak_fork_child) and exits 0
  *
@@ -607,6 +611,47 @@ static void mode_failed_exec(void)
     leak_failed_exec();
 }
 
+/* --- fork_filtered ------------------------------------------------------------------ */
+
+static __attribute__((noipa)) void leak_fork_filtered(void)
+{
+    leak_blocks(3, 100);
+}
+
+/* Frees what make_blocks made; 1 when all of it was intact. */
+static int free_blocks(unsigned char **blocks, int n)
+{
+    int intact = 0;
+    for (int i = 0; i < n; i++) {
+        intact += filled(blocks[i], 1000, (unsigned)i);
+        free(blocks[i]);
+    }
+    free(blocks);
+    return intact == n;
+}
+
+static void mode_fork_filtered(void)
+{
+    unsigned char **blocks = make_blocks(10);
+    struct sock_filter allow_all[] = {BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+    struct sock_fprog filter = {1, allow_all};
+    check(!prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) &&
+          !syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter), "the seccomp filter is in");
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+        check(free_blocks(blocks, 10), "the child's copies of the blocks are intact");
+        leak_fork_filtered();
+        printf("child: %s\n", failures ? "failed" : "ok");
+        exit(failures != 0);
+    }
+    fprintf(stderr, "note: child %d\n", (int)child);
+    int status;
+    check(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+          WEXITSTATUS(status) == 0, "the child exits 0");
+    check(free_blocks(blocks, 10), "the blocks are intact");
+}
+
 /* --- fork --------------------------------------------------------------------------- */
 
 static __attribute__((noipa)) void keep_before_fork(void)
@@ -661,6 +706,7 @@ static const struct {
     {"threads", mode_threads},         {"helper_thread", mode_helper_thread},
     {"signal_in_switch", mode_signal_in_switch},
     {"seccomp", mode_seccomp},         {"failed_exec", mode_failed_exec},
+    {"fork_filtered", mode_fork_filtered},
     {"fork", mode_fork},
 };
 
@@ -674,6 +720,7 @@ int main(int argc, char **argv)
             return failures != 0;
         }
     fprintf(stderr, "usage: hooks realloc|aligned|calloc|reallocarray|free_null|usable_size|"
-                    "threads|helper_thread|signal_in_switch|seccomp|failed_exec|fork\n");
+                    "threads|helper_thread|signal_in_switch|seccomp|failed_exec|"
+                    "fork_filtered|fork\n");
     return 2;
 }
