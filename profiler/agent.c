@@ -144,11 +144,11 @@ static void fork_child(void)
 {
     if (!profiled_pid)
         return;
+    heap_agent_work_begin(); /* what the agent frees and allocates here is its own */
     sampler_set_active(0);
     modules_fork_child();
     heap_fork_child();
     writer_fork_child();
-    heap_agent_work_begin();
     threads_for_each_live(timers_forget); /* the parent's events, inherited copies */
     threads_reset_after_fork();
     start_process();

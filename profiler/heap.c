@@ -149,24 +149,27 @@ static struct stack_cache_entry *cached_walk(struct thread_state *t, uint64_t sp
 }
 
 /* Only a walk whose return addresses all sat in the thread's stack can be
- * checked again without reading elsewhere. */
+ * checked again without reading elsewhere; and one with no return address
+ * at all could not be checked. */
 static int slots_in_stack(const struct thread_state *t, const struct stack_cache_entry *e)
 {
+    if (e->nframes < 2)
+        return 0;
     for (uint32_t i = 1; i < e->nframes; i++)
         if (e->at[i].slot < t->stack_lo || e->at[i].slot + sizeof(uint64_t) > t->stack_hi)
             return 0;
     return 1;
 }
 
-/* Unwinds from the caller's context into a cache entry for its sp. */
+/* Unwinds from the caller's context into a cache entry found again by sp,
+ * the caller's stack pointer. */
 static __attribute__((noinline)) struct stack_cache_entry *
-walk_into_cache(struct thread_state *t, const ucontext_t *context)
+walk_into_cache(struct thread_state *t, const ucontext_t *context, uint64_t sp)
 {
     struct unwind_start from;
     unwind_start_from_ucontext(&from, context);
     from.stack_lo = t->stack_lo;
     from.stack_hi = t->stack_hi;
-    uint64_t sp = from.regs[7]; /* DWARF rsp */
     struct stack_cache *cache = &t->alloc_stacks;
     uint32_t bucket = bucket_of(sp);
     uint32_t slot = bucket * STACK_CACHE_WAYS + cache->next[bucket]++ % STACK_CACHE_WAYS;
@@ -198,7 +201,7 @@ walk_into_cache(struct thread_state *t, const ucontext_t *context)
 static inline __attribute__((always_inline)) struct heap_stack *allocation_stack(void)
 {
     struct thread_state *t = current_thread;
-    uint64_t sp; /* the same sp getcontext records below: this function's own */
+    uint64_t sp; /* this function's own (its key in the cache) */
     __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
     struct stack_cache_entry *e = t ? cached_walk(t, sp) : NULL;
     if (e)
@@ -208,7 +211,7 @@ static inline __attribute__((always_inline)) struct heap_stack *allocation_stack
         uint64_t none[1] = {0};
         return heap_stacks_intern(none, 0, STOKE_STACK_CALLERS | STOKE_STACK_PARTIAL);
     }
-    e = walk_into_cache(t, &context);
+    e = walk_into_cache(t, &context, sp);
     return e ? e->stack : NULL;
 }
 
@@ -328,5 +331,6 @@ void heap_fork_child(void)
 {
     heap_live_fork_child();
     heap_stacks_fork_child();
+    heap_sharing_fork_child();
     sharing_decided = 0;
 }

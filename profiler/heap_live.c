@@ -308,13 +308,17 @@ int heap_live_remove(uintptr_t address, struct live_allocation *out)
     return table_remove(address, out);
 }
 
+/* With the nursery, the table slot to fill is that of the block the new one
+ * moves out (none when its place is empty or holds the same address). */
 void heap_live_prefetch_insert(uintptr_t address)
 {
-    uintptr_t moving = in_nursery() ? nursery_peek(address) : address;
-    if (moving != EMPTY && moving != address) /* (an equal address stays put) */
-        table_prefetch(moving);
-    else if (!in_nursery())
+    if (!in_nursery()) {
         table_prefetch(address);
+        return;
+    }
+    uintptr_t moving = nursery_peek(address);
+    if (moving != EMPTY && moving != address)
+        table_prefetch(moving);
 }
 
 void heap_live_prefetch_remove(uintptr_t address)

@@ -26,16 +26,28 @@ static int membarrier(int cmd)
     return ret;
 }
 
+/* Read only by one thread at a time: at the start, in a fork child, and by
+ * the one thread that makes the switch. Not on the stack: the switch may
+ * run on a small thread stack. */
+static char status[4096];
+
+static int status_number(const char *field)
+{
+    return procfs_status_number(field, status, sizeof status);
+}
+
 /* A seccomp filter may kill the process for a system call the program
- * never makes: none is made under one. */
+ * never makes: none is made under one. (A kernel without seccomp shows no
+ * such line.) */
 static int no_seccomp_filter(void)
 {
-    return procfs_status_number("Seccomp") == 0;
+    int mode = status_number("Seccomp");
+    return mode == 0 || mode == PROCFS_NO_FIELD;
 }
 
 void heap_sharing_start(int agent_threads, void (*switching)(void))
 {
-    int alone = procfs_status_number("Threads") == agent_threads + 1 && no_seccomp_filter() &&
+    int alone = status_number("Threads") == agent_threads + 1 && no_seccomp_filter() &&
                 !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED);
     on_switch = switching;
     heap_sharing_sole = alone;
@@ -57,6 +69,16 @@ static void barrier_everywhere(void)
             ;
         errno = saved;
     }
+}
+
+void heap_sharing_fork_child(void)
+{
+    atomic_store(&heap_sharing_sole_inside, 0);
+    if (atomic_load(&heap_sharing_mode) == HEAP_ALONE)
+        return;
+    if (on_switch) /* a switch the parent was making, if any, ends here */
+        on_switch();
+    atomic_store(&heap_sharing_mode, HEAP_SHARED);
 }
 
 void heap_sharing_share(void)

@@ -36,6 +36,11 @@ extern __thread int heap_sharing_sole __attribute__((tls_model("initial-exec")))
  * switch, while no other thread uses the tables. */
 void heap_sharing_start(int agent_threads, void (*switching)(void));
 
+/* In a fork child (one thread): a switch the parent was making is ended
+ * here, as no thread of the child would finish it; heap_sharing_start then
+ * decides again. */
+void heap_sharing_fork_child(void);
+
 /* Switches to SHARED for good (waits for the sole thread to step out). The
  * caller must keep its signal handlers out of the hooks meanwhile (heap.c's
  * heap_threads_coming). */

@@ -13,7 +13,6 @@
 
 #include "heap_sharing.h"
 
-
 static uint64_t interval = 1;
 static _Atomic uint64_t untracked;
 

@@ -3,8 +3,8 @@
  */
 #include "procfs.h"
 
+#include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,12 +30,22 @@ void procfs_read_line(const char *path, char *buf, size_t cap)
     buf[len] = 0;
 }
 
-int procfs_status_number(const char *field)
+int procfs_status_number(const char *field, char *buf, size_t cap)
 {
-    char status[4096], key[64];
-    size_t len = procfs_read("/proc/self/status", status, sizeof status - 1);
-    status[len] = 0;
-    snprintf(key, sizeof key, "\n%s:", field);
-    const char *line = strstr(status, key);
-    return line ? atoi(line + strlen(key)) : -1;
+    int saved = errno;
+    size_t len = procfs_read("/proc/self/status", buf, cap - 1);
+    errno = saved;
+    if (!len)
+        return -1;
+    buf[len] = 0;
+    size_t n = strlen(field);
+    for (const char *line = buf; *line;) {
+        if (!strncmp(line, field, n) && line[n] == ':')
+            return atoi(line + n + 1);
+        const char *end = strchr(line, '\n');
+        if (!end)
+            break;
+        line = end + 1;
+    }
+    return PROCFS_NO_FIELD;
 }

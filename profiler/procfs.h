@@ -13,8 +13,11 @@ size_t procfs_read(const char *path, char *buf, size_t cap);
 /* Reads a one-line file (comm) into buf as a string without its newline. */
 void procfs_read_line(const char *path, char *buf, size_t cap);
 
-/* A number of /proc/self/status ("Threads", "Seccomp"), or -1 when /proc
- * cannot tell. */
-int procfs_status_number(const char *field);
+#define PROCFS_NO_FIELD (-2)
+
+/* A number of /proc/self/status ("Threads", "Seccomp") read with buf;
+ * -1 when the file cannot be read, PROCFS_NO_FIELD when it has no such
+ * line. Leaves errno as it was. */
+int procfs_status_number(const char *field, char *buf, size_t cap);
 
 #endif

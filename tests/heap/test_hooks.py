@@ -22,8 +22,11 @@ buffers and thread bookkeeping.
   signal_in_switch  a signal whose handler allocates arrives in the middle of
                 that switch (a preloaded library raises it after the
                 agent's membarrier): the switch ends, the leak is exact
-  seccomp       a seccomp filter that kills on membarrier, then a thread:
-                the program never dies of the agent's system calls
+  seccomp       a seccomp filter that kills on membarrier and on sleeping,
+                then a thread: the program never dies of the agent's
+                system calls
+  fork_switching  forks while a C library thread switches the agent's tables
+                to shared: no child is left waiting for the switch
   failed_exec   an exec that fails while the C library has a thread of its
                 own: blocks allocated before it are freed after it, and none
                 stays live
@@ -165,6 +168,12 @@ def fork_filtered():
                      f"the parent's exit snapshot (pid {parent})")
 
 
+def fork_switching():
+    profiled, _ = run_mode("fork_switching", [program("hooks"), "fork_switching"])
+    expect(text(profiled.stdout) == "fork_switching: ok\n", "hooks fork_switching failed a "
+           "check (a child that never exited waited for a switch)", describe(profiled))
+
+
 def fork():
     profiled, out = run_mode("fork", [program("hooks"), "fork"])
     expect(text(profiled.stdout) == "child: ok\nfork: ok\n", "hooks fork failed a check",
@@ -214,4 +223,5 @@ if __name__ == "__main__":
         "seccomp": hooks_case("seccomp", {"leak_seccomp": (3000, 10)}),
         "failed_exec": hooks_case("failed_exec", {"leak_failed_exec": (700, 7)}),
         "fork_filtered": fork_filtered,
+        "fork_switching": fork_switching,
         "fork": fork, "cpp": cpp}))

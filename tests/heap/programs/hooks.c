@@ -28,9 +28,9 @@
  *                 second thread (run with signal_in_switch.so preloaded, the
  *                 signal comes while the agent's tables turn shared); leaks
  *                 5000 bytes in 10 blocks
- *   seccomp       a seccomp filter that kills the process on membarrier, a
- *                 system call the program never makes, then a second
- *                 thread; leaks 3000 bytes in 10 blocks
+ *   seccomp       a seccomp filter that kills the process on membarrier and
+ *                 on sleeping, system calls the program never makes, then a
+ *                 second thread; leaks 3000 bytes in 10 blocks
  *   failed_exec   a C library thread (an unarmed SIGEV_THREAD timer's), 100
  *                 blocks, an exec that fails, the blocks freed; leaks 700
  *                 bytes in 7 blocks
@@ -38,6 +38,9 @@
  *                 raw system call (not prctl), a fork: the child frees the
  *                 blocks and leaks 300 bytes in 3 blocks; the parent frees
  *                 them too
+ *   fork_switching  forks for 20 ms while a C library thread (a SIGEV_THREAD
+ *                 timer's, under a seccomp filter) may be switching the
+ *                 agent's tables to shared; every child must exit at once
  *   fork          allocates 3 MiB (keep_before_fork, never freed), forks; the
  *                 child allocates 1 MiB more (leak_fork_child) and exits 0
  *
@@ -61,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdatomic.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -561,13 +565,16 @@ static __attribute__((noipa)) void leak_seccomp(void)
 
 static void mode_seccomp(void)
 {
-    struct sock_filter kill_membarrier[] = {
+    struct sock_filter kill_barrier_and_sleep[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_membarrier, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_membarrier, 3, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_nanosleep, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clock_nanosleep, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
     };
-    struct sock_fprog filter = {sizeof kill_membarrier / sizeof kill_membarrier[0], kill_membarrier};
+    struct sock_fprog filter = {sizeof kill_barrier_and_sleep / sizeof kill_barrier_and_sleep[0],
+                                kill_barrier_and_sleep};
     churn(1000);
     check(!prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) &&
           !prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter), "the seccomp filter is in");
@@ -652,6 +659,71 @@ static void mode_fork_filtered(void)
     check(free_blocks(blocks, 10), "the blocks are intact");
 }
 
+/* --- fork_switching ------------------------------------------------------------------ */
+
+#define MAX_CHILDREN 4096
+
+static void allocate_on_tick(union sigval unused)
+{
+    (void)unused;
+    churn(10);
+}
+
+static long elapsed_ns(const struct timespec *since)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - since->tv_sec) * 1000000000L + now.tv_nsec - since->tv_nsec;
+}
+
+/* Waits up to 10 s for every child; returns how many never exited. */
+static int reap(const pid_t *children, int n)
+{
+    int left = n, status;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (left && elapsed_ns(&start) < 10000000000L) {
+        pid_t done = waitpid(-1, &status, WNOHANG);
+        if (done > 0)
+            left--;
+        else
+            sched_yield();
+    }
+    for (int i = 0; left && i < n; i++)
+        if (!kill(children[i], SIGKILL))
+            waitpid(children[i], &status, 0);
+    return left;
+}
+
+static void mode_fork_switching(void)
+{
+    static pid_t children[MAX_CHILDREN];
+    churn(100);
+    struct sock_filter allow_all[] = {BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)};
+    struct sock_fprog filter = {1, allow_all}; /* raw: the agent's switch is slow under it */
+    check(!prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) &&
+          !syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter), "the seccomp filter is in");
+    struct sigevent event = {.sigev_notify = SIGEV_THREAD,
+                             .sigev_notify_function = allocate_on_tick};
+    struct itimerspec in_2ms = {{0, 0}, {0, 2000000}};
+    timer_t timer;
+    check(!timer_create(CLOCK_MONOTONIC, &event, &timer) && !timer_settime(timer, 0, &in_2ms, NULL),
+          "a SIGEV_THREAD timer is armed");
+    fflush(stdout);
+    int n = 0;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (n < MAX_CHILDREN && elapsed_ns(&start) < 20000000L) {
+        pid_t child = fork();
+        if (child == 0)
+            _exit(0);
+        if (child > 0)
+            children[n++] = child;
+    }
+    check(reap(children, n) == 0, "every child exits");
+    timer_delete(timer);
+}
+
 /* --- fork --------------------------------------------------------------------------- */
 
 static __attribute__((noipa)) void keep_before_fork(void)
@@ -706,7 +778,7 @@ static const struct {
     {"threads", mode_threads},         {"helper_thread", mode_helper_thread},
     {"signal_in_switch", mode_signal_in_switch},
     {"seccomp", mode_seccomp},         {"failed_exec", mode_failed_exec},
-    {"fork_filtered", mode_fork_filtered},
+    {"fork_filtered", mode_fork_filtered}, {"fork_switching", mode_fork_switching},
     {"fork", mode_fork},
 };
 
@@ -721,6 +793,6 @@ int main(int argc, char **argv)
         }
     fprintf(stderr, "usage: hooks realloc|aligned|calloc|reallocarray|free_null|usable_size|"
                     "threads|helper_thread|signal_in_switch|seccomp|failed_exec|"
-                    "fork_filtered|fork\n");
+                    "fork_filtered|fork_switching|fork\n");
     return 2;
 }
