@@ -22,6 +22,7 @@ static struct {
     int (*init_remote)(unw_cursor_t *, unw_addr_space_t, void *);
     int (*step)(unw_cursor_t *);
     int (*get_reg)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
+    int (*is_signal_frame)(unw_cursor_t *); /* optional */
     /* exported (its ptrace support uses it) but not in its headers:
      * searches an .eh_frame_hdr table for ip */
     int (*search_unwind_table)(unw_addr_space_t, unw_word_t, unw_dyn_info_t *,
@@ -148,6 +149,7 @@ static int load_libunwind(void)
     lib.init_remote = dlsym(h, "_Ux86_64_init_remote");
     lib.step = dlsym(h, "_Ux86_64_step");
     lib.get_reg = dlsym(h, "_Ux86_64_get_reg");
+    lib.is_signal_frame = dlsym(h, "_Ux86_64_is_signal_frame");
     lib.search_unwind_table = dlsym(h, "_Ux86_64_dwarf_search_unwind_table");
     unwind_getcontext = dlsym(h, "_Ux86_64_getcontext");
     return lib.create_addr_space && lib.set_caching_policy && lib.init_remote && lib.step &&
@@ -180,6 +182,9 @@ static uint32_t walk(const struct unwind_start *s, uint64_t *frames, uint64_t *s
         return n;
     }
     for (;;) {
+        /* a frame a signal interrupted saved its pc in the signal frame, not
+         * below its sp: no slot can be checked for it (slot 0) */
+        int interrupted = slots && lib.is_signal_frame && lib.is_signal_frame(&cursor) > 0;
         int step = lib.step(&cursor);
         if (step <= 0) {
             if (step < 0)
@@ -194,7 +199,9 @@ static uint32_t walk(const struct unwind_start *s, uint64_t *frames, uint64_t *s
         if (lib.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0)
             return n;
         if (slots) /* the call pushed the return address just below the caller's sp */
-            slots[n] = lib.get_reg(&cursor, UNW_REG_SP, &sp) < 0 ? 0 : sp - sizeof(uint64_t);
+            slots[n] = interrupted || lib.get_reg(&cursor, UNW_REG_SP, &sp) < 0
+                           ? 0
+                           : sp - sizeof(uint64_t);
         frames[n++] = ip;
     }
 }

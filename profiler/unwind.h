@@ -43,7 +43,8 @@ uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t m
                       uint32_t *flags);
 
 /* The same, also giving for each frame after the first the stack address
- * its return address was read from (slots[0] is 0). */
+ * its return address was read from (slots[0] is 0, and so is the slot of a
+ * frame a signal interrupted: its pc was not read from a slot). */
 uint32_t unwind_stack_slots(const struct unwind_start *s, uint64_t *frames, uint64_t *slots,
                             uint32_t max, uint32_t *flags);
 
