@@ -9,8 +9,9 @@
  * The thread that starts heap tracking in a process with no other thread
  * of the program is the sole thread, and the mode is ALONE. The sole
  * thread marks its work in the tables with heap_sharing_enter/leave: two
- * plain stores and a look at the mode. Any other thread that reaches the tables, and any thread
- * about to start one, first switches the mode to SHARED for good: it
+ * plain stores and a look at the mode. Any other thread that reaches the
+ * tables, and any thread about to start one, first switches the mode to
+ * SHARED for good: it
  * announces the switch, makes every thread pass a memory barrier
  * (membarrier), so that the sole thread either sees the switch or has its
  * mark visible, waits for the mark to clear, and has what the sole thread

@@ -4,12 +4,10 @@
  * The weight of an entry is recomputed from its size when it leaves, so the
  * live table holds only address, size and stack id.
  */
-#define _GNU_SOURCE
 #include "heap_tally.h"
 
 #include <math.h>
 #include <stdatomic.h>
-#include <stddef.h>
 
 #include "heap_sharing.h"
 

@@ -593,6 +593,18 @@ static __attribute__((noipa)) unsigned char **make_blocks(int n)
     return blocks;
 }
 
+/* Frees what make_blocks made; 1 when all of it was intact. */
+static int free_blocks(unsigned char **blocks, int n)
+{
+    int intact = 0;
+    for (int i = 0; i < n; i++) {
+        intact += filled(blocks[i], 1000, (unsigned)i);
+        free(blocks[i]);
+    }
+    free(blocks);
+    return intact == n;
+}
+
 static __attribute__((noipa)) void leak_failed_exec(void)
 {
     leak_blocks(7, 100);
@@ -607,13 +619,7 @@ static void mode_failed_exec(void)
     char *argv[] = {"/nonexistent/program", NULL};
     execv(argv[0], argv);
     check(errno == ENOENT, "the exec fails with ENOENT");
-    int intact = 0;
-    for (int i = 0; i < 100; i++) {
-        intact += filled(blocks[i], 1000, (unsigned)i);
-        free(blocks[i]);
-    }
-    free(blocks);
-    check(intact == 100, "the blocks survive the failed exec");
+    check(free_blocks(blocks, 100), "the blocks survive the failed exec");
     timer_delete(timer);
     leak_failed_exec();
 }
@@ -623,18 +629,6 @@ static void mode_failed_exec(void)
 static __attribute__((noipa)) void leak_fork_filtered(void)
 {
     leak_blocks(3, 100);
-}
-
-/* Frees what make_blocks made; 1 when all of it was intact. */
-static int free_blocks(unsigned char **blocks, int n)
-{
-    int intact = 0;
-    for (int i = 0; i < n; i++) {
-        intact += filled(blocks[i], 1000, (unsigned)i);
-        free(blocks[i]);
-    }
-    free(blocks);
-    return intact == n;
 }
 
 static void mode_fork_filtered(void)
