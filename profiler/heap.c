@@ -120,17 +120,24 @@ static int first_crossing(size_t size)
     return heap_bytes_until_sample > 0;
 }
 
+static uint64_t slot_differs(const struct stack_cache_frame *f)
+{
+    uint64_t value;
+    memcpy(&value, (const void *)f->slot, sizeof value);
+    return value ^ f->address;
+}
+
 /* The cached entry for a walk starting at sp, if every return address it
- * holds is still where it was read: the walk would give the same frames. */
+ * holds is still where it was read: the walk would give the same frames.
+ * (Siblings that call with equal frame sizes share sp and differ in a
+ * frame near the start: the loop leaves at the first that differs.) */
 static int still_valid(const struct stack_cache_entry *e)
 {
-    for (uint32_t i = 1; i < e->nframes; i++) {
-        uint64_t value;
-        memcpy(&value, (const void *)e->at[i].slot, sizeof value);
-        if (value != e->at[i].address)
+    const struct stack_cache_frame *f = e->at + 1, *end = e->at + e->nframes;
+    for (; f + 1 < end; f += 2)
+        if (slot_differs(f) | slot_differs(f + 1))
             return 0;
-    }
-    return 1;
+    return f == end || !slot_differs(f);
 }
 
 static uint32_t bucket_of(uint64_t sp)
@@ -161,13 +168,26 @@ static int slots_in_stack(const struct thread_state *t, const struct stack_cache
     return 1;
 }
 
-/* Unwinds from the caller's context into a cache entry found again by sp,
- * the caller's stack pointer. */
-static __attribute__((noinline)) struct stack_cache_entry *
-walk_into_cache(struct thread_state *t, const ucontext_t *context, uint64_t sp)
+/* The stack of an allocation whose walk could not start. */
+static struct heap_stack *unknown_stack(void)
 {
+    uint64_t none[1] = {0};
+    return heap_stacks_intern(none, 0, STOKE_STACK_CALLERS | STOKE_STACK_PARTIAL);
+}
+
+/* Unwinds into a cache entry found again by sp, its caller's stack
+ * pointer. Out of line, so that the cached path keeps no ucontext in its
+ * frame. The walk starts here: this frame is dropped, and the caller's,
+ * whose return address this call pushed below sp (where every later call
+ * writes), is kept without a slot, as the first frame of a walk is. */
+static __attribute__((noinline)) struct heap_stack *walk_into_cache(struct thread_state *t,
+                                                                    uint64_t sp)
+{
+    ucontext_t context;
+    if (!unwind_getcontext || unwind_getcontext(&context))
+        return unknown_stack();
     struct unwind_start from;
-    unwind_start_from_ucontext(&from, context);
+    unwind_start_from_ucontext(&from, &context);
     from.stack_lo = t->stack_lo;
     from.stack_hi = t->stack_hi;
     struct stack_cache *cache = &t->alloc_stacks;
@@ -178,22 +198,25 @@ walk_into_cache(struct thread_state *t, const ucontext_t *context, uint64_t sp)
     if (modules_enter())
         return NULL;
     uint32_t flags;
-    uint64_t frames[STACK_CACHE_FRAMES], slots[STACK_CACHE_FRAMES];
-    e->nframes = unwind_stack_slots(&from, frames, slots, STACK_CACHE_FRAMES, &flags);
+    uint64_t frames[STACK_CACHE_FRAMES + 1], slots[STACK_CACHE_FRAMES + 1];
+    uint32_t n = unwind_stack_slots(&from, frames, slots, STACK_CACHE_FRAMES + 1, &flags);
     modules_leave();
+    if (n > 1)
+        slots[1] = 0;
+    e->nframes = n ? n - 1 : 0;
     uint64_t program[ALLOC_STACK_FRAMES];
     uint32_t kept = 0; /* the agent's own frames (its hooks) are not the program's */
     for (uint32_t i = 0; i < e->nframes; i++) {
-        e->at[i] = (struct stack_cache_frame){slots[i], frames[i]};
-        if ((frames[i] < agent_lo || frames[i] >= agent_hi) && kept < ALLOC_STACK_FRAMES)
-            program[kept++] = frames[i];
+        e->at[i] = (struct stack_cache_frame){slots[i + 1], frames[i + 1]};
+        if ((frames[i + 1] < agent_lo || frames[i + 1] >= agent_hi) && kept < ALLOC_STACK_FRAMES)
+            program[kept++] = frames[i + 1];
     }
     if (kept == ALLOC_STACK_FRAMES && e->nframes > ALLOC_STACK_FRAMES)
         flags |= STOKE_STACK_TRUNCATED;
     e->stack = heap_stacks_intern(program, kept, flags | STOKE_STACK_CALLERS);
     int reusable = e->stack && !(flags & STOKE_STACK_PARTIAL) && slots_in_stack(t, e);
     cache->start_sps[slot] = reusable ? sp : 0;
-    return e;
+    return e->stack;
 }
 
 /* The interned allocation stack of the caller, from the cache when the
@@ -201,18 +224,12 @@ walk_into_cache(struct thread_state *t, const ucontext_t *context, uint64_t sp)
 static inline __attribute__((always_inline)) struct heap_stack *allocation_stack(void)
 {
     struct thread_state *t = current_thread;
+    if (!t)
+        return unknown_stack();
     uint64_t sp; /* this function's own (its key in the cache) */
     __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
-    struct stack_cache_entry *e = t ? cached_walk(t, sp) : NULL;
-    if (e)
-        return e->stack;
-    ucontext_t context;
-    if (!t || !unwind_getcontext || unwind_getcontext(&context)) {
-        uint64_t none[1] = {0};
-        return heap_stacks_intern(none, 0, STOKE_STACK_CALLERS | STOKE_STACK_PARTIAL);
-    }
-    e = walk_into_cache(t, &context, sp);
-    return e ? e->stack : NULL;
+    struct stack_cache_entry *e = cached_walk(t, sp);
+    return e ? e->stack : walk_into_cache(t, sp);
 }
 
 static inline __attribute__((always_inline)) void record(void *p, size_t size)

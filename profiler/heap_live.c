@@ -35,6 +35,7 @@ struct shard {
 static struct shard shards[SHARDS];
 _Atomic uint64_t heap_live_filter[HEAP_LIVE_FILTER_SLOTS / 64];
 static uint16_t filter_counts[HEAP_LIVE_FILTER_SLOTS];
+static int filter_pinned; /* every count stuck (exact mode): none is read */
 
 static struct shard *shard_of(uintptr_t address)
 {
@@ -90,7 +91,7 @@ static void filter_word_set(uint32_t slot, int on)
 static void filter_count_up(uintptr_t address)
 {
     uint32_t slot = heap_live_filter_slot(address);
-    if (filter_counts[slot] == COUNT_STUCK)
+    if (filter_pinned || filter_counts[slot] == COUNT_STUCK)
         return;
     if (filter_counts[slot]++ == 0)
         filter_word_set(slot, 1);
@@ -99,7 +100,7 @@ static void filter_count_up(uintptr_t address)
 static void filter_count_down(uintptr_t address)
 {
     uint32_t slot = heap_live_filter_slot(address);
-    if (filter_counts[slot] == COUNT_STUCK)
+    if (filter_pinned || filter_counts[slot] == COUNT_STUCK)
         return;
     if (--filter_counts[slot] == 0)
         filter_word_set(slot, 0);
@@ -141,7 +142,8 @@ static int grow(struct shard *s)
     return 0;
 }
 
-static int table_insert(const struct live_allocation *a, struct live_allocation *replaced)
+static __attribute__((noinline)) int table_insert(const struct live_allocation *a,
+                                                  struct live_allocation *replaced)
 {
     struct shard *s = shard_of(a->address);
     int ret = -1;
@@ -179,7 +181,7 @@ static void remove_at(struct shard *s, size_t i)
     s->slots[i].address = EMPTY;
 }
 
-static void table_prefetch(uintptr_t address)
+static __attribute__((noinline)) void table_prefetch(uintptr_t address)
 {
     struct shard *s = shard_of(address);
     size_t cap = __atomic_load_n(&s->cap, __ATOMIC_RELAXED);
@@ -188,7 +190,8 @@ static void table_prefetch(uintptr_t address)
         __builtin_prefetch(&slots[home(address, cap)], 1);
 }
 
-static int table_remove(uintptr_t address, struct live_allocation *out)
+static __attribute__((noinline)) int table_remove(uintptr_t address,
+                                                  struct live_allocation *out)
 {
     struct shard *s = shard_of(address);
     int ret = -1;
@@ -226,6 +229,7 @@ static void filter_pin_all(void)
         filter_counts[slot] = COUNT_STUCK;
     for (uint32_t i = 0; i < HEAP_LIVE_FILTER_SLOTS / 64; i++)
         atomic_store(&heap_live_filter[i], ~0ull);
+    filter_pinned = 1;
     unlock_all();
 }
 
