@@ -88,7 +88,8 @@ void record_usage(FILE *out)
             "TIME is a number with ms, s (the default) or m. Any --heap-* option implies\n"
             "--heap. stoke exits with COMMAND's exit status (128 + N if a signal N ended\n"
             "it); with -P, 0 when the load command succeeded, 1 when it or the server\n"
-            "failed, 130 after Ctrl-C (a second Ctrl-C stops at once, without a report).\n",
+            "failed, 130 after Ctrl-C (128 + N after signal N: SIGTERM, SIGHUP); a second\n"
+            "Ctrl-C stops at once, without a report.\n",
             STOKE_DEFAULT_HZ, STOKE_MAX_HZ);
 }
 

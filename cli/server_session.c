@@ -42,6 +42,7 @@ struct session {
     int load_running;      /* 1 until the load command is reaped */
     int load_status;
     int interrupts;
+    int interrupted_by; /* the first of them: stoke exits 128 + it */
     uint64_t start_ms, duration_end_ms;
 };
 
@@ -93,8 +94,8 @@ static void read_signals(struct session *s)
     while (read(s->signal_fd, &info, sizeof info) == (ssize_t)sizeof info) {
         if (info.ssi_signo == SIGCHLD)
             reap_children(s);
-        else
-            s->interrupts++;
+        else if (s->interrupts++ == 0)
+            s->interrupted_by = (int)info.ssi_signo;
     }
 }
 
@@ -316,9 +317,9 @@ static void close_session(struct session *s)
 static void finish(struct session *s, int status, struct session_result *result)
 {
     if (s->interrupts) {
-        fprintf(stderr, "stoke: interrupted; stopping (interrupt again to stop at once, "
-                        "without a report)\n");
-        status = 128 + SIGINT;
+        fprintf(stderr, "stoke: interrupted by SIG%s; stopping (interrupt again to stop at once, "
+                        "without a report)\n", sigabbrev_np(s->interrupted_by));
+        status = 128 + s->interrupted_by;
     }
     stop_everything(s);
     *result = (struct session_result){

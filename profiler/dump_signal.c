@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "agent.h"
@@ -23,14 +24,27 @@ static void on_dump_signal(int signo, siginfo_t *info, void *context)
     atomic_fetch_add(&requests, 1);
 }
 
+/* "SIGUSR2 (User defined signal 2)"; a real-time signal has no short name:
+ * "signal 34 (Real-time signal 0)". */
+static const char *describe(int signo, char *out, size_t cap)
+{
+    const char *abbrev = sigabbrev_np(signo);
+    if (abbrev)
+        snprintf(out, cap, "SIG%s (%s)", abbrev, strsignal(signo));
+    else
+        snprintf(out, cap, "signal %d (%s)", signo, strsignal(signo));
+    return out;
+}
+
 int dump_signal_setup(int signo)
 {
+    char name[64];
     if (!signo)
         return -1;
     if (!agent_signal_is_default(signo)) {
-        agent_log("the program handles signal %d (%s); heap snapshots on that signal are off "
-                  "(use stoke record --heap-signal, or stoke_heap_dump())",
-                  signo, strsignal(signo));
+        agent_log("the program already set an action for %s; heap snapshots on that signal "
+                  "are off (use stoke record --heap-signal, or stoke_heap_dump())",
+                  describe(signo, name, sizeof name));
         return -1;
     }
     if (agent_install_handler(signo, on_dump_signal))
@@ -71,8 +85,9 @@ void dump_signal_program_handles(int signo)
 {
     if (!dump_signo || signo != dump_signo || atomic_exchange(&released, 1))
         return;
-    agent_log("the program now handles signal %d (%s); stoke stops taking heap snapshots "
-              "on it (stoke_heap_dump() still works)", signo, strsignal(signo));
+    char name[64];
+    agent_log("the program set its own action for %s; stoke stops taking heap snapshots on it "
+              "(stoke_heap_dump() still works)", describe(signo, name, sizeof name));
     signal_view_release(signo); /* this thread gets the program's wish back now */
     mask_fixed = 1;
 }

@@ -102,17 +102,52 @@ static void definition(Dwarf_Die *die, const char **file, unsigned *line)
     *line = dwarf_decl_line(die, &lineno) == 0 && lineno > 0 ? (unsigned)lineno : 0;
 }
 
-/* The scopes around pc, innermost first. dwarf_getscopes continues past an
- * inlined instance into its abstract definition, so the chain is taken again
- * from the innermost scope's own DIE to get the concrete callers. */
+/* DIEs that may hold code in their children without covering it
+ * themselves (C++ namespaces and classes, Fortran modules). */
+static int may_hold_code(Dwarf_Die *die)
+{
+    switch (dwarf_tag(die)) {
+    case DW_TAG_namespace:
+    case DW_TAG_module:
+    case DW_TAG_class_type:
+    case DW_TAG_structure_type:
+    case DW_TAG_union_type:
+    case DW_TAG_interface_type:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The innermost DIE under parent whose ranges hold pc, in the concrete tree
+ * only. (dwarf_getscopes also looks for an inlined instance's abstract
+ * definition in the same unit; link-time optimization puts it in another,
+ * and dwarf_getscopes then returns no scopes and loses what it allocated.)
+ * Returns 1 when one was found. */
+static int innermost_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out)
+{
+    Dwarf_Die child;
+    if (dwarf_child(parent, &child) != 0)
+        return 0;
+    do {
+        if (dwarf_haspc(&child, pc) == 1) {
+            *out = child;
+            innermost_at(&child, pc, out);
+            return 1;
+        }
+        if (may_hold_code(&child) && innermost_at(&child, pc, out))
+            return 1;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
+/* The scopes around pc, innermost first: the chain from the innermost
+ * scope's DIE, which keeps the concrete callers of an inlined instance. */
 static int concrete_scopes(Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes)
 {
-    int n = dwarf_getscopes(cudie, pc, scopes);
-    if (n <= 0)
-        return n;
-    Dwarf_Die innermost = (*scopes)[0];
-    free(*scopes);
-    *scopes = NULL;
+    Dwarf_Die innermost;
+    if (!innermost_at(cudie, pc, &innermost))
+        return 0;
     return dwarf_getscopes_die(&innermost, scopes);
 }
 

@@ -40,8 +40,9 @@
                     the perf map, and its stacks go down through node's
                     native frames to node::Start and _start
   interrupt         Ctrl-C (SIGINT to stoke) during the load: the server stops
-                    through its handler, the report is written, exit 130; a
-                    second one with a server that ignores SIGINT stops at once
+                    through its handler, the report is written, exit 130; the
+                    same after SIGTERM, exit 143; a second Ctrl-C with a
+                    server that ignores SIGINT stops at once
 
 usage: test_server.py CASE
 """
@@ -457,6 +458,16 @@ def interrupt():
     status, stdout, stderr = finish(stoke)
     details = f"status {status}\nstdout:\n{stdout}\nstderr:\n{stderr}"
     expect(status == 130, "stoke did not exit 130 after Ctrl-C", details)
+    expect("http_server: shutting down" in stdout, "the server was not stopped gently", details)
+    report_of(out)
+
+    out = fresh_dir("interrupt_sigterm")  # a service manager's stop: 128 + SIGTERM
+    stoke = start_until(out, [HTTP_SERVER], ["-P", WRK.replace("2s", "30s")], "running the load")
+    stoke.send_signal(signal.SIGTERM)
+    status, stdout, stderr = finish(stoke)
+    details = f"status {status}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    expect(status == 143 and "interrupted by SIGTERM" in stderr,
+           "stoke did not exit 143 after SIGTERM", details)
     expect("http_server: shutting down" in stdout, "the server was not stopped gently", details)
     report_of(out)
 

@@ -108,14 +108,14 @@ def own_handler(case, at_load, stoke_says):
 
 def own_handler_at_load():
     own_handler("own_handler_at_load", True,
-                "stoke: the program handles signal 12 (User defined signal 2); heap "
-                "snapshots on that signal are off")
+                "stoke: the program already set an action for SIGUSR2 (User defined signal 2); "
+                "heap snapshots on that signal are off")
 
 
 def own_handler_in_main():
     own_handler("own_handler_in_main", False,
-                "stoke: the program now handles signal 12 (User defined signal 2); stoke "
-                "stops taking heap snapshots on it")
+                "stoke: the program set its own action for SIGUSR2 (User defined signal 2); "
+                "stoke stops taking heap snapshots on it")
 
 
 def stress_run(work, run_number, interval):

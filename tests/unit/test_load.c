@@ -2,7 +2,8 @@
  * test_load.c - unit test of the loader and symbolizer (load.c,
  * symbolize.c, debuginfo.c, perfmap.c, vdso.c, demangler.c) on traces that
  * tests/tools/make_trace writes with real addresses of sym_target: function
- * names, an inlined function as its own frame with file:line, a C++ name
+ * names, an inlined function as its own frame with file:line (also one
+ * inlined across units by link-time optimization), a C++ name
  * demangled, libc and vDSO frames, JIT names from a perf map, unnamed code
  * as module+offset, a changed binary, damaged traces, summaries.
  *
@@ -285,18 +286,20 @@ static void test_two_traces(void)
     stoke_profile_free(p);
 }
 
-#ifdef SYM_TARGET_CPP
-/* A C++ program's frames: demangled, the inlined member its own frame. */
-static void test_cpp_program(void)
+/* Runs a target program that prints its stack (sym_target_cpp,
+ * sym_target_lto), makes a trace of it and loads it. *line: where its
+ * inlined leaf is defined. */
+static struct stoke_profile *load_target(const char *exe, const char *name, int *line)
 {
-    char info[256], trace[256], cmd[1024], err[512];
-    int line = 0;
-    scratch_path(info, sizeof info, "target-cpp.txt");
-    scratch_path(trace, sizeof trace, "cpp.stoke");
-    snprintf(cmd, sizeof cmd, "'%s' | tee '%s'", SYM_TARGET_CPP, info);
+    char info[256], trace[256], file[64], cmd[1024], err[512];
+    snprintf(file, sizeof file, "target-%s.txt", name);
+    scratch_path(info, sizeof info, file);
+    snprintf(file, sizeof file, "%s.stoke", name);
+    scratch_path(trace, sizeof trace, file);
+    snprintf(cmd, sizeof cmd, "'%s' | tee '%s'", exe, info);
     char *out = run_capture(cmd);
     const char *at = strstr(out, "inlined_line ");
-    CHECK(at && sscanf(at, "inlined_line %d", &line) == 1);
+    CHECK(at && sscanf(at, "inlined_line %d", line) == 1);
     free(out);
     snprintf(cmd, sizeof cmd, "'%s' valid '%s' '%s'", MAKE_TRACE, trace, info);
     free(run_capture(cmd));
@@ -304,16 +307,47 @@ static void test_cpp_program(void)
     stderr_begin();
     CHECK(stoke_load_trace(p, trace, NULL, err, sizeof err) == 0);
     free(stderr_end());
-    int64_t s = stack_with_leaf(p, "shop::Cart<double>::add(double)");
+    return p;
+}
+
+/* The stack of a target: [root], main, callers[0], callers[1], then leaf,
+ * an inlined frame defined at line of a file ending in file. */
+static void check_target_stack(const struct stoke_profile *p, const char *leaf,
+                               const char *const callers[2], int line, const char *file)
+{
+    int64_t s = stack_with_leaf(p, leaf);
     CHECK(s >= 0 && p->stack_len[s] == 5);
-    if (s >= 0 && p->stack_len[s] == 5) {
-        CHECK_STR(frame_at(p, (uint32_t)s, 1)->name, "main");
-        CHECK_STR(frame_at(p, (uint32_t)s, 2)->name, "shop::run()");
-        CHECK_STR(frame_at(p, (uint32_t)s, 3)->name, "shop::Cart<double>::checkout(int)");
-        CHECK(leaf_of(p, (uint32_t)s)->inlined == 1);
-        CHECK(leaf_of(p, (uint32_t)s)->line == (uint32_t)line);
-        CHECK(ends_with(leaf_of(p, (uint32_t)s)->file, "sym_target_cpp.cpp"));
-    }
+    if (s < 0 || p->stack_len[s] != 5)
+        return;
+    CHECK_STR(frame_at(p, (uint32_t)s, 1)->name, "main");
+    CHECK_STR(frame_at(p, (uint32_t)s, 2)->name, callers[0]);
+    CHECK_STR(frame_at(p, (uint32_t)s, 3)->name, callers[1]);
+    CHECK(leaf_of(p, (uint32_t)s)->inlined == 1);
+    CHECK(leaf_of(p, (uint32_t)s)->line == (uint32_t)line);
+    CHECK(ends_with(leaf_of(p, (uint32_t)s)->file, file));
+}
+
+#ifdef SYM_TARGET_CPP
+/* A C++ program's frames: demangled, the inlined member its own frame. */
+static void test_cpp_program(void)
+{
+    int line = 0;
+    struct stoke_profile *p = load_target(SYM_TARGET_CPP, "cpp", &line);
+    static const char *const callers[2] = {"shop::run()", "shop::Cart<double>::checkout(int)"};
+    check_target_stack(p, "shop::Cart<double>::add(double)", callers, line, "sym_target_cpp.cpp");
+    stoke_profile_free(p);
+}
+#endif
+
+#ifdef SYM_TARGET_LTO
+/* A program built with link-time optimization: the function inlined from
+ * another unit is its own frame, with its line, under its caller. */
+static void test_lto_program(void)
+{
+    int line = 0;
+    struct stoke_profile *p = load_target(SYM_TARGET_LTO, "lto", &line);
+    static const char *const callers[2] = {"stoke_lto_outer", "stoke_lto_leaf"};
+    check_target_stack(p, "stoke_lto_mark", callers, line, "sym_target_lto_part.c");
     stoke_profile_free(p);
 }
 #endif
@@ -346,6 +380,9 @@ int main(void)
     test_two_traces();
 #ifdef SYM_TARGET_CPP
     test_cpp_program();
+#endif
+#ifdef SYM_TARGET_LTO
+    test_lto_program();
 #endif
     test_demangler();
     scratch_cleanup();
