@@ -78,13 +78,18 @@ void heap_ignore_this_thread(void)
     self.ignored = 1;
 }
 
+/* The mark must be in memory while the agent's own malloc or free runs:
+ * this thread's hooks read it. The fences keep the compiler from dropping
+ * the pair around a call it believes touches no memory of the agent's. */
 void heap_agent_work_begin(void)
 {
     self.busy++;
+    atomic_signal_fence(memory_order_seq_cst);
 }
 
 void heap_agent_work_end(void)
 {
+    atomic_signal_fence(memory_order_seq_cst);
     self.busy--;
 }
 
