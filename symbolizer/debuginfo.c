@@ -102,10 +102,22 @@ static void definition(Dwarf_Die *die, const char **file, unsigned *line)
     *line = dwarf_decl_line(die, &lineno) == 0 && lineno > 0 ? (unsigned)lineno : 0;
 }
 
-/* DIEs that may hold code in their children without covering it
- * themselves (C++ namespaces and classes, Fortran modules). */
-static int may_hold_code(Dwarf_Die *die)
+/* The DIEs whose ranges hold pc, outermost first, down the concrete tree. */
+struct scope_path {
+    Dwarf_Die *dies;
+    size_t n, cap;
+};
+
+/* Beyond this many nested namespaces, classes and imported units the walk
+ * stops (a cycle of imports in a damaged file). */
+#define MAX_CONTAINER_DEPTH 64
+
+/* A DIE that may hold code in its children without covering it itself
+ * (C++ namespaces and classes, Fortran modules, an imported partial unit):
+ * the DIE whose children to search, in *inside. */
+static int container(Dwarf_Die *die, Dwarf_Die *inside)
 {
+    Dwarf_Attribute import;
     switch (dwarf_tag(die)) {
     case DW_TAG_namespace:
     case DW_TAG_module:
@@ -113,42 +125,44 @@ static int may_hold_code(Dwarf_Die *die)
     case DW_TAG_structure_type:
     case DW_TAG_union_type:
     case DW_TAG_interface_type:
+        *inside = *die;
         return 1;
+    case DW_TAG_imported_unit:
+        return dwarf_formref_die(dwarf_attr(die, DW_AT_import, &import), inside) != NULL;
     default:
         return 0;
     }
 }
 
-/* The innermost DIE under parent whose ranges hold pc, in the concrete tree
- * only. (dwarf_getscopes also looks for an inlined instance's abstract
- * definition in the same unit; link-time optimization puts it in another,
- * and dwarf_getscopes then returns no scopes and loses what it allocated.)
- * Returns 1 when one was found. */
-static int innermost_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out)
+/* Appends to path the DIEs under parent whose ranges hold pc, down to the
+ * innermost. The concrete tree only: dwarf_getscopes also looks for an
+ * inlined instance's abstract definition in the instance's own unit, and
+ * link-time optimization puts it in another; dwarf_getscopes then returns
+ * no scopes and loses what it allocated. Children that cover pc are looked
+ * at before containers are entered. Returns 1 when one was found. */
+static int scopes_under(Dwarf_Die *parent, Dwarf_Addr pc, struct scope_path *path,
+                        unsigned depth)
 {
-    Dwarf_Die child;
+    Dwarf_Die child, inside;
     if (dwarf_child(parent, &child) != 0)
         return 0;
+    Dwarf_Die first = child;
     do {
         if (dwarf_haspc(&child, pc) == 1) {
-            *out = child;
-            innermost_at(&child, pc, out);
+            path->dies = stoke_grow(path->dies, &path->cap, path->n + 1, sizeof *path->dies);
+            path->dies[path->n++] = child;
+            scopes_under(&child, pc, path, depth);
             return 1;
         }
-        if (may_hold_code(&child) && innermost_at(&child, pc, out))
+    } while (dwarf_siblingof(&child, &child) == 0);
+    if (depth >= MAX_CONTAINER_DEPTH)
+        return 0;
+    child = first;
+    do {
+        if (container(&child, &inside) && scopes_under(&inside, pc, path, depth + 1))
             return 1;
     } while (dwarf_siblingof(&child, &child) == 0);
     return 0;
-}
-
-/* The scopes around pc, innermost first: the chain from the innermost
- * scope's DIE, which keeps the concrete callers of an inlined instance. */
-static int concrete_scopes(Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die **scopes)
-{
-    Dwarf_Die innermost;
-    if (!innermost_at(cudie, pc, &innermost))
-        return 0;
-    return dwarf_getscopes_die(&innermost, scopes);
 }
 
 /* Expands the function scopes at addr, innermost first. Sets *complete when
@@ -158,22 +172,24 @@ static size_t inline_chain(struct stoke_debuginfo *d, uint64_t addr,
 {
     Dwarf_Addr bias;
     Dwarf_Die *cudie = dwfl_module_addrdie(d->module, addr, &bias);
-    Dwarf_Die *scopes = NULL;
-    int nscopes = cudie ? concrete_scopes(cudie, addr - bias, &scopes) : 0;
+    struct scope_path path = {0};
+    if (cudie)
+        scopes_under(cudie, addr - bias, &path, 0);
     size_t n = 0;
     *complete = 0;
-    for (int i = 0; i < nscopes && n < max; i++) {
-        if (!is_function_scope(&scopes[i]))
+    for (size_t i = path.n; i-- > 0 && n < max;) {
+        Dwarf_Die *scope = &path.dies[i];
+        if (!is_function_scope(scope))
             continue;
-        out[n].name = dwarf_function_name(&scopes[i]);
-        definition(&scopes[i], &out[n].file, &out[n].line);
+        out[n].name = dwarf_function_name(scope);
+        definition(scope, &out[n].file, &out[n].line);
         n++;
-        if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+        if (dwarf_tag(scope) == DW_TAG_subprogram) {
             *complete = 1;
             break;
         }
     }
-    free(scopes);
+    free(path.dies);
     return n;
 }
 
