@@ -7,7 +7,7 @@
  *
  * Never: leaves a process it started running, or waits without a limit.
  */
-#define _GNU_SOURCE /* strsignal */
+#define _GNU_SOURCE /* sigabbrev_np */
 #include "server_session.h"
 
 #include <errno.h>
@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "port_channel.h"
 #include "process_tree.h"
+#include "signal_name.h"
 
 #define PROBE_INTERVAL_MS 100
 #define KILL_WAIT_MS 2000
@@ -56,9 +57,9 @@ static uint64_t now_ms(void)
 /* "exit status 3" or "killed by SIGSEGV (Segmentation fault)". */
 static void describe_status(int status, char *text, size_t len)
 {
+    char name[96];
     if (WIFSIGNALED(status))
-        snprintf(text, len, "killed by SIG%s (%s)", sigabbrev_np(WTERMSIG(status)),
-                 strsignal(WTERMSIG(status)));
+        snprintf(text, len, "killed by %s", describe_signal(WTERMSIG(status), name, sizeof name));
     else if (WEXITSTATUS(status) == 127)
         snprintf(text, len, "exit status 127: command not found");
     else

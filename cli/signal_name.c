@@ -3,11 +3,12 @@
  * names are the C library's (sigabbrev_np), so every signal the system
  * knows is accepted. Never decides which signals a command allows.
  */
-#define _GNU_SOURCE /* sigabbrev_np, strcasecmp */
+#define _GNU_SOURCE /* sigabbrev_np, strcasecmp, strsignal */
 #include "signal_name.h"
 
 #include <ctype.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,4 +32,14 @@ int parse_signal(const char *text)
             return s;
     }
     return 0;
+}
+
+const char *describe_signal(int signo, char *out, size_t cap)
+{
+    const char *name = sigabbrev_np(signo);
+    if (name)
+        snprintf(out, cap, "SIG%s (%s)", name, strsignal(signo));
+    else
+        snprintf(out, cap, "signal %d (%s)", signo, strsignal(signo));
+    return out;
 }

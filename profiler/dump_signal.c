@@ -24,15 +24,15 @@ static void on_dump_signal(int signo, siginfo_t *info, void *context)
     atomic_fetch_add(&requests, 1);
 }
 
-/* "SIGUSR2 (User defined signal 2)"; a real-time signal has no short name:
- * "signal 34 (Real-time signal 0)". */
+/* "SIGUSR2 (User defined signal 2)", or "signal 34" for a real-time one
+ * (whose description strsignal would allocate: this may run in a handler). */
 static const char *describe(int signo, char *out, size_t cap)
 {
     const char *abbrev = sigabbrev_np(signo);
     if (abbrev)
-        snprintf(out, cap, "SIG%s (%s)", abbrev, strsignal(signo));
+        snprintf(out, cap, "SIG%s (%s)", abbrev, sigdescr_np(signo));
     else
-        snprintf(out, cap, "signal %d (%s)", signo, strsignal(signo));
+        snprintf(out, cap, "signal %d", signo);
     return out;
 }
 
