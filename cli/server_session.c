@@ -318,8 +318,10 @@ static void close_session(struct session *s)
 static void finish(struct session *s, int status, struct session_result *result)
 {
     if (s->interrupts) {
-        fprintf(stderr, "stoke: interrupted by SIG%s; stopping (interrupt again to stop at once, "
-                        "without a report)\n", sigabbrev_np(s->interrupted_by));
+        char name[96];
+        fprintf(stderr, "stoke: interrupted by %s; stopping (interrupt again to stop at once, "
+                        "without a report)\n",
+                describe_signal(s->interrupted_by, name, sizeof name));
         status = 128 + s->interrupted_by;
     }
     stop_everything(s);

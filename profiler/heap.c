@@ -206,15 +206,14 @@ static __attribute__((noinline)) struct heap_stack *walk_into_cache(struct threa
     uint64_t frames[STACK_CACHE_FRAMES + 1], slots[STACK_CACHE_FRAMES + 1];
     uint32_t n = unwind_stack_slots(&from, frames, slots, STACK_CACHE_FRAMES + 1, &flags);
     modules_leave();
-    if (n > 1)
-        slots[1] = 0;
+    const uint64_t *pcs = frames + 1, *pc_slots = slots + 1; /* from the caller's frame on */
     e->nframes = n ? n - 1 : 0;
     uint64_t program[ALLOC_STACK_FRAMES];
     uint32_t kept = 0; /* the agent's own frames (its hooks) are not the program's */
     for (uint32_t i = 0; i < e->nframes; i++) {
-        e->at[i] = (struct stack_cache_frame){slots[i + 1], frames[i + 1]};
-        if ((frames[i + 1] < agent_lo || frames[i + 1] >= agent_hi) && kept < ALLOC_STACK_FRAMES)
-            program[kept++] = frames[i + 1];
+        e->at[i] = (struct stack_cache_frame){i ? pc_slots[i] : 0, pcs[i]};
+        if ((pcs[i] < agent_lo || pcs[i] >= agent_hi) && kept < ALLOC_STACK_FRAMES)
+            program[kept++] = pcs[i];
     }
     if (kept == ALLOC_STACK_FRAMES && e->nframes > ALLOC_STACK_FRAMES)
         flags |= STOKE_STACK_TRUNCATED;
