@@ -10,8 +10,12 @@ packages="build-essential cmake pkg-config libunwind-dev libelf-dev libdw-dev
 libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
 protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev zlib1g-dev
 libcurl4-openssl-dev protobuf-compiler golang-go
-wrk apache2-utils nginx-light redis-server clang libclang-rt-14-dev
-perl git sqlite3 xz-utils bc redis-tools"  # the last line: tests/reliability
+wrk apache2-utils nginx-light redis-server clang libclang-rt-14-dev"
+# The real programs of tests/reliability.
+packages="$packages perl git sqlite3 xz-utils bc redis-tools"
+# The C library's debug info: reports name its internal functions
+# (__libc_start_call_main, _int_malloc) instead of libc.so.6+0x... offsets.
+packages="$packages libc6-dbg"
 
 missing=""
 for p in $packages; do
@@ -31,22 +35,22 @@ if [ -n "$missing" ]; then
         $missing >&2
 fi
 
+# npm_install DIR WHY: the packages of DIR/package-lock.json, exactly, into
+# DIR/node_modules; again whenever the lockfile changed since the last time.
+npm_install() {
+    if ! cmp -s "$1/package-lock.json" "$1/node_modules/.stoke-installed-lock" 2>/dev/null; then
+        echo "setup: installing $2 into $1/node_modules" >&2
+        npm ci --prefix "$1" --no-audit --no-fund >&2
+        cp "$1/package-lock.json" "$1/node_modules/.stoke-installed-lock"
+    fi
+}
+
 # autocannon, the load tool of the Node.js example (examples/node) and its test.
-if [ ! -d examples/node/node_modules/autocannon ]; then
-    echo "setup: installing autocannon into examples/node/node_modules" >&2
-    npm ci --prefix examples/node --no-audit --no-fund >&2
-fi
-
-# The browser tests drive Debian's chromium with playwright-core (no browser download);
-# bench/viewer_bench.mjs compares the report with d3-flame-graph.
-if [ ! -d viewer/node_modules/playwright-core ] || [ ! -d viewer/node_modules/d3-flame-graph ]; then
-    echo "setup: installing playwright-core and d3-flame-graph into viewer/node_modules" >&2
-    npm ci --prefix viewer --no-audit --no-fund >&2
-fi
-
+npm_install examples/node "autocannon"
+# The browser tests drive Debian's chromium with playwright-core (no browser
+# download; pinned to a release that runs on Debian 12's Node.js 18 as well as
+# on newer ones); bench/viewer_bench.mjs compares the report with d3-flame-graph.
+npm_install viewer "playwright-core and d3-flame-graph"
 # The format tests read stoke's files with speedscope's schema and a pprof
 # decoder from npm (tests/formats/package.json).
-if [ ! -d tests/formats/node_modules/speedscope ]; then
-    echo "setup: installing the format tests' readers into tests/formats/node_modules" >&2
-    npm ci --prefix tests/formats --no-audit --no-fund >&2
-fi
+npm_install tests/formats "the format tests' readers"

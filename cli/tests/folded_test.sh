@@ -60,7 +60,7 @@ check "default report goes beside the folded file" test -s flamegraph.html
 
 # Frame details the annotations and py-spy's places carry into the report.
 frame_facts() { # HTML NAME: prints "module|file|line|kind|inlined" of each frame of that name
-    python3 - "$tools" "$1" "$2" <<'EOF'
+    python3 -B - "$tools" "$1" "$2" <<'EOF'  # -B: no __pycache__ in the source tree
 import sys
 sys.path.insert(0, sys.argv[1])
 from report_data import load_report

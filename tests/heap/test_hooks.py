@@ -43,7 +43,7 @@ usage: test_hooks.py CASE
 import os
 import re
 
-from e2e_support import STOKE, describe, expect, fresh_dir, main, program, run, text
+from e2e_support import STOKE, describe, expect, fresh_dir, main, program, run, skip, text
 from heap_support import (MIB, exit_snapshot, expect_same_as_bare, frame_is, measures, seeded_env,
                           pids_with_snapshots, record_heap)
 
@@ -126,9 +126,6 @@ def helper_thread():
            "thread bookkeeping (at most 4096)", m["live-bytes"].top(20))
 
 
-SKIP = 77  # ctest SKIP_RETURN_CODE: the environment cannot host the case
-
-
 def seccomp_filtered():
     """1 when this process (and so the programs it starts) runs under a
     seccomp filter: the agent then never works alone, and never switches."""
@@ -138,9 +135,8 @@ def seccomp_filtered():
 
 def signal_in_switch():
     if seccomp_filtered():
-        print("signal_in_switch: runs under a seccomp filter, so the agent's tables start "
-              "shared and never switch")
-        raise SystemExit(SKIP)
+        skip("signal_in_switch", "runs under a seccomp filter, so the agent's tables start "
+             "shared and never switch")
     out = fresh_dir("signal_in_switch")
     argv = [program("hooks"), "signal_in_switch"]
     # stoke itself runs with the library preloaded too: an ASan build of it must not mind
