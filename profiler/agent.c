@@ -10,6 +10,7 @@
 #include "agent.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -19,11 +20,15 @@
 #include "config.h"
 #include "dump_signal.h"
 #include "exec_env.h"
+#include "exit_signals.h"
 #include "heap.h"
 #include "log.h"
 #include "modules.h"
+#include "pages.h"
 #include "port_report.h"
+#include "safe_memory.h"
 #include "sampler.h"
+#include "sandbox.h"
 #include "stoke.h"
 #include "threads.h"
 #include "timers.h"
@@ -103,6 +108,10 @@ static void start_process(void)
         return;
     }
     pthread_setspecific(thread_exit_key, t);
+    sandbox_check();
+    safe_memory_allow(profiled_pid);
+    if (config.heap_interval)
+        heap_prepare(); /* while the process still has one thread */
     engine = timers_setup(config.hz, sample_signal, t);
     if (!engine) {
         agent_log("no sampling clock is available in this process; not profiling");
@@ -186,19 +195,48 @@ void agent_before_exit(void)
     finish_trace(1);
 }
 
+void agent_thread_going_strict(void)
+{
+    struct thread_state *t = current_thread;
+    sandbox_expect_strict_thread();
+    if (!t)
+        return;
+    t->strict = 1; /* first: a sample landing meanwhile reads no clock */
+    atomic_signal_fence(memory_order_seq_cst);
+    timers_settle(t);
+}
+
+void agent_thread_vanishing(void)
+{
+    threads_vanish();
+}
+
+/* Before a signal's default action ends the process (exit_signals.h). */
+static void finish_before_fatal_signal(void)
+{
+    finish_trace(1);
+}
+
 AGENT_EXPORT int stoke_sampling_enable(int on)
 {
     return sampler_set_active(on && agent_active());
 }
 
+/* The path is kept per calling thread ("valid until the thread's next
+ * call"), in pages of its own: thread-local storage of the agent's comes
+ * out of every thread's stack (glibc puts it there), so it stays tiny. */
 AGENT_EXPORT const char *stoke_agent_heap_dump(const char *path)
 {
-    static __thread char written[4096];
+    static __thread char *written;
     if (!agent_active()) {
         errno = ENOTSUP;
         return NULL;
     }
-    return writer_heap_dump(path, written, sizeof written) ? NULL : written;
+    if (!written && !(written = pages_alloc(PATH_MAX))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return writer_heap_dump(path, written, PATH_MAX) ? NULL : written;
 }
 
 static void agent_start(void)
@@ -216,6 +254,7 @@ static void agent_start(void)
     sample_signal = sampler_install();
     if (sample_signal < 0)
         return;
+    exit_signals_install(finish_before_fatal_signal);
     if (config.heap_interval && config.heap_signal)
         dump_signal_setup(config.heap_signal);
     pthread_atfork(fork_prepare, fork_parent, fork_child);
@@ -226,7 +265,7 @@ static void agent_start(void)
 __attribute__((constructor)) static void agent_init(void)
 {
     int saved_errno = errno;
-    agent_resolve_sigprocmask();
+    agent_resolve_libc();
     log_init();
     port_report_init();
     agent_start();

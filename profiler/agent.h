@@ -24,12 +24,13 @@ int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old
 /* 1 when signo has its default disposition (nobody handles it). */
 int agent_signal_is_default(int signo);
 
-/* Installs one of the agent's handlers: SA_SIGINFO | SA_RESTART, every
- * signal blocked while it runs. Returns 0 or -1. */
+/* Installs one of the agent's handlers: SA_SIGINFO | SA_RESTART |
+ * SA_ONSTACK, every signal blocked while it runs. Returns 0 or -1. */
 int agent_install_handler(int signo, void (*handler)(int, siginfo_t *, void *));
 
-/* Looks up libc's sigprocmask now, outside any signal handler. */
-void agent_resolve_sigprocmask(void);
+/* Looks up the libc functions the interposers may need in a signal
+ * handler (sigprocmask, syscall), now, outside any handler. */
+void agent_resolve_libc(void);
 
 /* A thread created through pthread_create starts / ends. */
 void agent_thread_begin(void);
@@ -41,5 +42,15 @@ void agent_after_failed_exec(void);
 
 /* Before _exit: finish the trace (no destructor will run). */
 void agent_before_exit(void);
+
+/* The calling thread is about to enter seccomp strict mode: from then on it
+ * may only read, write, exit and return from handlers, and the vDSO clock
+ * faults there. Its samples are taken without a clock from now on (the
+ * writer stamps them), and its sampling clock makes no more system calls. */
+void agent_thread_going_strict(void);
+
+/* The calling thread ends through the raw exit system call (no key
+ * destructor runs). Makes no system call. */
+void agent_thread_vanishing(void);
 
 #endif

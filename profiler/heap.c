@@ -15,11 +15,13 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "arch_x86_64.h"
 #include "heap_live.h"
 #include "heap_sharing.h"
 #include "heap_stacks.h"
 #include "heap_tally.h"
 #include "modules.h"
+#include "signal_stack.h"
 #include "threads.h"
 #include "unwind.h"
 
@@ -38,6 +40,12 @@ static int sharing_decided; /* in this process: once, or again in a fork child *
 __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
 static uint64_t interval, seed;
 static uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
+
+void heap_prepare(void)
+{
+    if (!sharing_decided)
+        heap_sharing_prepare();
+}
 
 void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
 {
@@ -180,28 +188,29 @@ static struct heap_stack *unknown_stack(void)
     return heap_stacks_intern(none, 0, STOKE_STACK_CALLERS | STOKE_STACK_PARTIAL);
 }
 
-/* Unwinds into a cache entry found again by sp, its caller's stack
- * pointer. Out of line, so that the cached path keeps no ucontext in its
- * frame. The walk starts here: this frame is dropped, and the caller's,
- * whose return address this call pushed below sp (where every later call
- * writes), is kept without a slot, as the first frame of a walk is. */
-static __attribute__((noinline)) struct heap_stack *walk_into_cache(struct thread_state *t,
-                                                                    uint64_t sp)
+struct cache_walk {
+    struct thread_state *t;
+    uint64_t sp;
+    struct heap_stack *result;
+};
+
+/* The walk from t->hook_context into a cache entry, on the agent's stack
+ * (signal_stack_run): an unwind needs about 11 KiB, which the program's
+ * stack may not have. */
+static void walk_into_cache_here(void *arg)
 {
-    ucontext_t context;
-    if (!unwind_getcontext || unwind_getcontext(&context))
-        return unknown_stack();
+    struct cache_walk *w = arg;
+    struct thread_state *t = w->t;
     struct unwind_start from;
-    unwind_start_from_ucontext(&from, &context);
-    from.stack_lo = t->stack_lo;
-    from.stack_hi = t->stack_hi;
+    unwind_start_from_ucontext(&from, &t->hook_context);
+    unwind_bound_stack(&from, t->stack_lo, t->stack_hi);
     struct stack_cache *cache = &t->alloc_stacks;
-    uint32_t bucket = bucket_of(sp);
+    uint32_t bucket = bucket_of(w->sp);
     uint32_t slot = bucket * STACK_CACHE_WAYS + cache->next[bucket]++ % STACK_CACHE_WAYS;
     struct stack_cache_entry *e = &cache->entries[slot];
     cache->start_sps[slot] = 0;
     if (modules_enter())
-        return NULL;
+        return;
     uint32_t flags;
     uint64_t frames[STACK_CACHE_FRAMES + 1], slots[STACK_CACHE_FRAMES + 1];
     uint32_t n = unwind_stack_slots(&from, frames, slots, STACK_CACHE_FRAMES + 1, &flags);
@@ -219,8 +228,24 @@ static __attribute__((noinline)) struct heap_stack *walk_into_cache(struct threa
         flags |= STOKE_STACK_TRUNCATED;
     e->stack = heap_stacks_intern(program, kept, flags | STOKE_STACK_CALLERS);
     int reusable = e->stack && !(flags & STOKE_STACK_PARTIAL) && slots_in_stack(t, e);
-    cache->start_sps[slot] = reusable ? sp : 0;
-    return e->stack;
+    cache->start_sps[slot] = reusable ? w->sp : 0;
+    w->result = e->stack;
+}
+
+/* Unwinds into a cache entry found again by sp, its caller's stack
+ * pointer. Out of line, so that the cached path keeps nothing of the walk
+ * in its frame. The walk starts here: this frame is dropped, and the
+ * caller's, whose return address this call pushed below sp (where every
+ * later call writes), is kept without a slot, as the first frame of a walk
+ * is. The registers are kept in the thread's state, not on its stack. */
+static __attribute__((noinline)) struct heap_stack *walk_into_cache(struct thread_state *t,
+                                                                    uint64_t sp)
+{
+    if (!unwind_getcontext || unwind_getcontext(&t->hook_context))
+        return unknown_stack();
+    struct cache_walk w = {t, sp, NULL};
+    signal_stack_run(t, walk_into_cache_here, &w, 0);
+    return w.result;
 }
 
 /* The interned allocation stack of the caller, from the cache when the
@@ -230,8 +255,7 @@ static inline __attribute__((always_inline)) struct heap_stack *allocation_stack
     struct thread_state *t = current_thread;
     if (!t)
         return unknown_stack();
-    uint64_t sp; /* this function's own (its key in the cache) */
-    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+    uint64_t sp = arch_stack_pointer(); /* this function's own (its key in the cache) */
     struct stack_cache_entry *e = cached_walk(t, sp);
     return e ? e->stack : walk_into_cache(t, sp);
 }

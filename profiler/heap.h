@@ -18,6 +18,10 @@
 
 #include "heap_live.h"
 
+/* Readies a process that will track its heap, before the agent starts its
+ * own threads in it (heap_sharing_prepare). */
+void heap_prepare(void);
+
 /* Starts tracking with the given mean sampling interval in bytes. A
  * non-zero seed makes the sampling of each thread reproducible. */
 void heap_start(uint64_t interval, uint64_t seed);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "procfs.h"
+#include "sandbox.h"
 
 _Atomic int heap_sharing_mode = HEAP_SHARED; /* until heap_start knows better */
 _Atomic int heap_sharing_sole_inside;
@@ -26,29 +27,25 @@ static int membarrier(int cmd)
     return ret;
 }
 
-/* Read only by one thread at a time: at the start, in a fork child, and by
- * the one thread that makes the switch. Not on the stack: the switch may
- * run on a small thread stack. */
-static char status[4096];
-
-static int status_number(const char *field)
+/* The threads of the process, or -1. Read only by one thread at a time:
+ * at the start, in a fork child, and by the thread that makes the switch.
+ * Not on the stack: the switch may run on a small thread stack. */
+static int thread_count(void)
 {
-    return procfs_status_number(field, status, sizeof status);
+    static char status[4096];
+    return procfs_status_number("Threads", status, sizeof status);
 }
 
-/* A seccomp filter may kill the process for a system call the program
- * never makes: none is made under one. (A kernel without seccomp shows no
- * such line.) */
-static int no_seccomp_filter(void)
+static int registered; /* for membarrier's private expedited barrier */
+
+void heap_sharing_prepare(void)
 {
-    int mode = status_number("Seccomp");
-    return mode == 0 || mode == PROCFS_NO_FIELD;
+    registered = !sandbox_check() && !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED);
 }
 
 void heap_sharing_start(int agent_threads, void (*switching)(void))
 {
-    int alone = status_number("Threads") == agent_threads + 1 && no_seccomp_filter() &&
-                !membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED);
+    int alone = registered && thread_count() == agent_threads + 1 && !sandbox_check();
     on_switch = switching;
     heap_sharing_sole = alone;
     atomic_store(&heap_sharing_sole_inside, 0);
@@ -62,7 +59,7 @@ void heap_sharing_start(int agent_threads, void (*switching)(void))
  * takes to leave a core's store buffer. */
 static void barrier_everywhere(void)
 {
-    if (!no_seccomp_filter() || membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)) {
+    if (sandbox_check() || membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)) {
         int saved = errno;
         struct timespec ms = {0, 1000000};
         while (nanosleep(&ms, &ms) && errno == EINTR)

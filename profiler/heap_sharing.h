@@ -29,12 +29,19 @@ extern _Atomic int heap_sharing_mode;
 extern _Atomic int heap_sharing_sole_inside;
 extern __thread int heap_sharing_sole __attribute__((tls_model("initial-exec")));
 
+/* Registers the process for membarrier, while it still has one thread (at
+ * the start and in a fork child, before the agent starts its own): then
+ * the kernel answers at once, where with two threads it waits for every
+ * CPU to pass a grace period (about 10 ms, at every process start). Not
+ * under a seccomp filter (a system call the program may not be allowed). */
+void heap_sharing_prepare(void);
+
 /* In a process that never shared its tables (at the start, and in a fork
  * child): the caller becomes the sole thread when the process has no
- * other threads than it and agent_threads of the agent's own, and no
- * seccomp filter (membarrier is a system call the program may not be
- * allowed); else the tables are shared. switching runs once, during the
- * switch, while no other thread uses the tables. */
+ * other threads than it and agent_threads of the agent's own, and
+ * heap_sharing_prepare registered it; else the tables are shared.
+ * switching runs once, during the switch, while no other thread uses the
+ * tables. */
 void heap_sharing_start(int agent_threads, void (*switching)(void));
 
 /* In a fork child (one thread): a switch the parent was making is ended

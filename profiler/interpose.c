@@ -4,7 +4,9 @@
  *
  *   pthread_create, new threads get their own sampling clock; the heap
  *   thrd_create     tables are shared from then on (heap_threads_coming)
- *   prctl           before a seccomp filter, the heap tables are shared too
+ *   prctl           before a seccomp filter (or no_new_privs, which comes
+ *                   first), the agent stops its optional system calls and
+ *                   the heap tables are shared
  *   dlclose         unwinding pauses while code may be unmapped
  *   exec*           the trace is finished before the image is replaced, and
  *                   an environment without stoke's variables gets them back
@@ -13,8 +15,9 @@
  *   sigprocmask,    keep the heap dump signal blocked in the program's
  *   pthread_sigmask threads while reporting the program's own wish, and
  *                   skip libunwind's calls while the agent unwinds
- *   sigaction,      notice when the program takes the dump signal over
- *   signal
+ *   sigaction,      notice when the program takes the dump signal over;
+ *   signal          the program's actions for the sampling and exit
+ *                   signals (sampler.h, exit_signals.h)
  *   posix_spawn(p), new programs start with the program's own mask
  *   system, popen
  *   sigsetmask,     the same for the old BSD and System V mask calls
@@ -23,6 +26,11 @@
  *   pselect, ppoll, the agent's signals keep their roles in temporary masks
  *   epoll_pwait(2),
  *   sigsuspend
+ *   sigtimedwait,   the agent's samples left pending by a program that
+ *   sigwaitinfo,    blocked every signal with the raw system call are
+ *   sigwait         never handed to it
+ *   sigaltstack     a thread shows only the alternate stack the program
+ *                   set itself, never the agent's (signal_stack.h)
  *
  * dlopen is deliberately not wrapped: the loader uses its caller's address
  * to find RUNPATH and the namespace, so a wrapper would change what loads.
@@ -36,7 +44,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <spawn.h>
@@ -45,16 +55,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent.h"
 #include "dump_signal.h"
+#include "exit_signals.h"
 #include "sampler.h"
+#include "signal_stack.h"
 #include "signal_view.h"
 #include "exec_env.h"
 #include "heap.h"
 #include "modules.h"
 #include "port_report.h"
+#include "sandbox.h"
 #include "unwind.h"
 
 #define REAL(name) ((__typeof__(&name))real_symbol(#name))
@@ -155,9 +169,29 @@ AGENT_EXPORT int thrd_create(thrd_t *thread, thrd_start_t fn, void *arg)
 
 /* --- seccomp ---------------------------------------------------------------- */
 
-/* A filter may forbid the system call that switching the heap tables to
- * shared use makes (heap_sharing.h): the switch comes first. prctl takes up
- * to four more arguments, all passed on as they came. */
+/* Before the program asks for no_new_privs or a seccomp filter (no_new_privs
+ * comes first): the agent stops its optional system calls, and shares the
+ * heap tables now (a filter may forbid the membarrier the switch makes).
+ * Before strict mode: the thread's sampling clock stops (agent.h). */
+static void before_seccomp(int strict)
+{
+    if (strict) {
+        agent_thread_going_strict();
+    } else {
+        sandbox_expect_filter();
+        heap_threads_coming();
+    }
+}
+
+static void before_prctl(long option, unsigned long mode)
+{
+    if (option == PR_SET_NO_NEW_PRIVS)
+        before_seccomp(0);
+    else if (option == PR_SET_SECCOMP)
+        before_seccomp(mode == SECCOMP_MODE_STRICT);
+}
+
+/* prctl takes up to four more arguments, all passed on as they came. */
 AGENT_EXPORT int prctl(int option, ...)
 {
     static __typeof__(&prctl) real;
@@ -168,8 +202,7 @@ AGENT_EXPORT int prctl(int option, ...)
     unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long);
     unsigned long a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
     va_end(ap);
-    if (option == PR_SET_SECCOMP)
-        heap_threads_coming();
+    before_prctl(option, a2);
     return real(option, a2, a3, a4, a5);
 }
 
@@ -193,10 +226,12 @@ AGENT_EXPORT int dlclose(void *handle)
     do {                                        \
         agent_before_exec();                    \
         signal_view_before_new_program();       \
+        sampler_before_new_program();           \
         port_report_before_new_program();       \
         int ret_ = (call);                      \
         int errno_ = errno;                     \
         port_report_after_new_program();        \
+        sampler_after_new_program();            \
         signal_view_after_new_program();        \
         agent_after_failed_exec();              \
         errno = errno_;                         \
@@ -293,11 +328,14 @@ AGENT_EXPORT int execle(const char *path, const char *arg, ...)
  * Everywhere else the real function runs. */
 
 static __typeof__(&sigprocmask) real_sigprocmask;
+static long (*real_syscall)(long, ...);
 
-void agent_resolve_sigprocmask(void)
+void agent_resolve_libc(void)
 {
     if (!real_sigprocmask)
         real_sigprocmask = REAL(sigprocmask);
+    if (!real_syscall)
+        real_syscall = (long (*)(long, ...))real_symbol("syscall");
 }
 
 AGENT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
@@ -307,7 +345,7 @@ AGENT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
             sigfillset(old);
         return 0;
     }
-    agent_resolve_sigprocmask();
+    agent_resolve_libc();
     sigset_t actual;
     if (set) {
         signal_view_filter(how, set, &actual);
@@ -333,6 +371,59 @@ AGENT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
     if (!err && old)
         signal_view_present(old);
     return err;
+}
+
+/* The signal mask through the raw system call (the kernel's 8-byte set). */
+static long raw_sigprocmask(long how, const void *set, void *old, long size)
+{
+    sigset_t wish, actual;
+    if (set && size == 8) {
+        memset(&wish, 0, sizeof wish);
+        memcpy(&wish, set, 8);
+        signal_view_filter((int)how, &wish, &actual);
+        set = &actual;
+    }
+    long ret = real_syscall(SYS_rt_sigprocmask, how, set, old, size);
+    if (!ret && old && size == 8) {
+        sigset_t was;
+        memset(&was, 0, sizeof was);
+        memcpy(&was, old, 8);
+        signal_view_present(&was);
+        memcpy(old, &was, 8);
+    }
+    return ret;
+}
+
+/* libc's syscall(): what a C program does without a libc wrapper goes
+ * past the agent's other interposers, so the calls they exist for are
+ * looked at here too. Six arguments are passed on, as libc's own does. */
+AGENT_EXPORT long syscall(long number, ...)
+{
+    va_list ap;
+    va_start(ap, number);
+    long a[6];
+    for (int i = 0; i < 6; i++)
+        a[i] = va_arg(ap, long);
+    va_end(ap);
+    agent_resolve_libc(); /* a no-op after the start: the agent calls it first */
+    switch (number) {
+    case SYS_rt_sigprocmask:
+        return raw_sigprocmask(a[0], (const void *)a[1], (void *)a[2], a[3]);
+    case SYS_prctl:
+        before_prctl(a[0], (unsigned long)a[1]);
+        break;
+    case SYS_seccomp:
+        if (a[0] == SECCOMP_SET_MODE_STRICT || a[0] == SECCOMP_SET_MODE_FILTER)
+            before_seccomp(a[0] == SECCOMP_SET_MODE_STRICT);
+        break;
+    case SYS_exit_group:
+        agent_before_exit();
+        break;
+    case SYS_exit:
+        agent_thread_vanishing();
+        break;
+    }
+    return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 /* The old BSD and System V mask calls: glibc implements them without going
@@ -427,6 +518,65 @@ AGENT_EXPORT int sigsuspend(const sigset_t *mask)
     return REAL(sigsuspend)(wait_mask(mask, &actual));
 }
 
+/* --- waiting for signals --------------------------------------------------
+ * A thread that blocked every signal with the raw system call leaves the
+ * agent's samples pending; a sigwait-family call of the program must not
+ * receive them: it drops them and waits on, for what is left of its time. */
+
+static uint64_t monotonic_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int wait_for_program_signal(const sigset_t *set, siginfo_t *info,
+                                   const struct timespec *timeout)
+{
+    static __typeof__(&sigtimedwait) real;
+    if (!real)
+        real = REAL(sigtimedwait);
+    siginfo_t own;
+    info = info ? info : &own;
+    uint64_t limit = timeout ? (uint64_t)timeout->tv_sec * 1000000000ull + (uint64_t)timeout->tv_nsec : 0;
+    uint64_t deadline = monotonic_now_ns() + limit;
+    struct timespec left_ts, *left = timeout ? &left_ts : NULL;
+    for (;;) {
+        if (timeout) {
+            uint64_t now = monotonic_now_ns(), left_ns = now < deadline ? deadline - now : 0;
+            left_ts = (struct timespec){(time_t)(left_ns / 1000000000ull),
+                                        (long)(left_ns % 1000000000ull)};
+        }
+        int signo = real(set, info, left);
+        if (signo < 0 || !sampler_signal_is_a_sample(signo, info))
+            return signo;
+    }
+}
+
+AGENT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info,
+                              const struct timespec *timeout)
+{
+    return wait_for_program_signal(set, info, timeout);
+}
+
+AGENT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+    return wait_for_program_signal(set, info, NULL);
+}
+
+/* As glibc's: EINTR is waited through, an error is returned (and left in
+ * errno). */
+AGENT_EXPORT int sigwait(const sigset_t *set, int *sig)
+{
+    int signo;
+    while ((signo = wait_for_program_signal(set, NULL, NULL)) < 0 && errno == EINTR)
+        ;
+    if (signo < 0)
+        return errno;
+    *sig = signo;
+    return 0;
+}
+
 /* --- signal handlers ------------------------------------------------------ */
 
 int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
@@ -450,7 +600,7 @@ int agent_install_handler(int signo, void (*handler)(int, siginfo_t *, void *))
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = handler;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK; /* never on a small program stack */
     sigfillset(&sa.sa_mask);
     return agent_sigaction(signo, &sa, NULL);
 }
@@ -458,12 +608,18 @@ int agent_install_handler(int signo, void (*handler)(int, siginfo_t *, void *))
 AGENT_EXPORT int sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
 {
     int ret;
-    if (sampler_program_sigaction(signo, sa, old, &ret))
+    if (sampler_program_sigaction(signo, sa, old, &ret) ||
+        exit_signals_program_sigaction(signo, sa, old, &ret))
         return ret;
     ret = agent_sigaction(signo, sa, old);
     if (!ret && sa)
         dump_signal_program_handles(signo);
     return ret;
+}
+
+AGENT_EXPORT int sigaltstack(const stack_t *ss, stack_t *old)
+{
+    return signal_stack_program_call(ss, old);
 }
 
 /* signal() as glibc defines it: BSD semantics, through sigaction. */
@@ -483,10 +639,12 @@ AGENT_EXPORT sighandler_t signal(int signo, sighandler_t handler)
 #define AROUND_NEW_PROGRAM(type, call)          \
     do {                                        \
         signal_view_before_new_program();       \
+        sampler_before_new_program();           \
         port_report_before_new_program();       \
         type ret_ = (call);                     \
         int errno_ = errno;                     \
         port_report_after_new_program();        \
+        sampler_after_new_program();            \
         signal_view_after_new_program();        \
         errno = errno_;                         \
         return ret_;                            \

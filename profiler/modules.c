@@ -196,12 +196,18 @@ static void add_segment(struct module_view *v, uintptr_t lo, uintptr_t hi)
         v->hi = hi;
 }
 
-static const char *module_path(const char *name, char *buf, size_t len)
+/* The main program's path, read once: /proc/self/exe cannot be read once
+ * the main thread has ended while other threads go on. */
+static char exe_path[4096];
+
+static const char *module_path(const char *name)
 {
     if (!name || !*name) {
-        ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-        buf[n > 0 ? n : 0] = 0;
-        return buf;
+        if (!exe_path[0]) {
+            ssize_t n = readlink("/proc/self/exe", exe_path, sizeof exe_path - 1);
+            exe_path[n > 0 ? n : 0] = 0;
+        }
+        return exe_path;
     }
     if (!strncmp(name, "linux-vdso.so", 13) || !strncmp(name, "linux-gate.so", 13))
         return "[vdso]";
@@ -245,9 +251,7 @@ static int scan_one(struct dl_phdr_info *info, size_t size, void *arg)
     describe(e, info);
     if (!e->v.nseg)
         return 0;
-    char buf[4096];
-    e->path = (char *)module_path(info->dlpi_name, buf, sizeof buf);
-    e->path = strdup(e->path);
+    e->path = strdup(module_path(info->dlpi_name));
     if (e->path)
         s->count++;
     return 0;

@@ -3,7 +3,9 @@
  *
  * Runs inside whatever the thread was doing, so it only does
  * async-signal-safe work: no malloc, no locks, no stdio, no loader calls,
- * errno saved and restored. It reads CLOCK_MONOTONIC (vDSO, no syscall).
+ * errno saved and restored. It reads CLOCK_MONOTONIC (vDSO, no syscall),
+ * except in a thread in seccomp strict mode, where the vDSO clock faults
+ * and no system call but read, write and exit is allowed.
  * A full ring or a dlclose in progress drops the sample and counts it.
  */
 #define _GNU_SOURCE
@@ -18,10 +20,13 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "arch_x86_64.h"
 #include "dump_signal.h"
 #include "log.h"
+#include "signal_stack.h"
 #include "signal_view.h"
 #include "modules.h"
+#include "program_action.h"
 #include "threads.h"
 #include "timers.h"
 #include "unwind.h"
@@ -29,10 +34,8 @@
 static _Atomic int sampling_active;
 static int sample_signo;
 
-/* The program's disposition for the sampling signal, double-buffered so the
- * handler always reads a whole one. */
-static struct sigaction program_actions[2];
-static _Atomic int program_action_index;
+/* The program's disposition for the sampling signal. */
+static struct program_action program;
 
 static uint64_t monotonic_ns(void)
 {
@@ -41,16 +44,30 @@ static uint64_t monotonic_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void take_sample(struct thread_state *t, const ucontext_t *uc)
+/* The time, or 0 in a thread in seccomp strict mode, where reading the
+ * clock faults (the writer then stamps the sample when it drains it). */
+static uint64_t handler_clock_ns(const struct thread_state *t)
 {
-    uint64_t start = monotonic_ns();
+    return t->strict ? 0 : monotonic_ns();
+}
+
+struct sample_request {
+    struct thread_state *t;
+    const ucontext_t *uc;
+};
+
+/* On the agent's stack (signal_stack_run): the unwind needs about 11 KiB. */
+static void take_sample_here(void *arg)
+{
+    const struct sample_request *r = arg;
+    struct thread_state *t = r->t;
+    uint64_t start = handler_clock_ns(t);
     if (modules_enter()) {
         atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
     } else {
         struct unwind_start from;
-        unwind_start_from_ucontext(&from, uc);
-        from.stack_lo = t->stack_lo;
-        from.stack_hi = t->stack_hi;
+        unwind_start_from_ucontext(&from, r->uc);
+        unwind_bound_stack(&from, t->stack_lo, t->stack_hi);
         uint32_t flags;
         uint32_t n = unwind_stack(&from, t->frames, STOKE_MAX_FRAMES, &flags);
         modules_leave();
@@ -59,7 +76,14 @@ static void take_sample(struct thread_state *t, const ucontext_t *uc)
         else
             atomic_fetch_add_explicit(&t->samples, 1, memory_order_relaxed);
     }
-    atomic_fetch_add_explicit(&t->handler_ns, monotonic_ns() - start, memory_order_relaxed);
+    if (start)
+        atomic_fetch_add_explicit(&t->handler_ns, monotonic_ns() - start, memory_order_relaxed);
+}
+
+static void take_sample(struct thread_state *t, const ucontext_t *uc)
+{
+    struct sample_request r = {t, uc};
+    signal_stack_run(t, take_sample_here, &r, arch_interrupted_sp(uc));
 }
 
 static void queue_again(int signo, siginfo_t *info)
@@ -99,12 +123,10 @@ static void keep_pending(int signo, siginfo_t *info, ucontext_t *uc, struct thre
 /* What the kernel would have done with a signal that is not stoke's. */
 static void forward_to_program(int signo, siginfo_t *info, void *context)
 {
-    const struct sigaction *a = &program_actions[atomic_load(&program_action_index)];
+    const struct sigaction *a = program_action_get(&program);
     if (signal_view_blocked(signo)) {
         keep_pending(signo, info, context, current_thread);
-    } else if (a->sa_flags & SA_SIGINFO) {
-        a->sa_sigaction(signo, info, context);
-    } else if (a->sa_handler == SIG_DFL) {
+    } else if (program_action_is(a, SIG_DFL)) {
         struct sigaction dfl;
         memset(&dfl, 0, sizeof dfl);
         dfl.sa_handler = SIG_DFL;
@@ -114,8 +136,8 @@ static void forward_to_program(int signo, siginfo_t *info, void *context)
         sigaddset(&one, signo);
         signal_real_mask(SIG_UNBLOCK, &one, NULL);
         raise(signo);
-    } else if (a->sa_handler != SIG_IGN) {
-        a->sa_handler(signo);
+    } else if (!program_action_is(a, SIG_IGN)) {
+        program_action_call(a, signo, info, context);
     }
 }
 
@@ -124,13 +146,7 @@ int sampler_program_sigaction(int signo, const struct sigaction *sa, struct siga
 {
     if (!sample_signo || signo != sample_signo)
         return 0;
-    int current = atomic_load(&program_action_index);
-    if (old)
-        *old = program_actions[current];
-    if (sa) {
-        program_actions[!current] = *sa;
-        atomic_store(&program_action_index, !current);
-    }
+    program_action_set(&program, sa, old);
     *ret = 0;
     return 1;
 }
@@ -141,7 +157,7 @@ int sampler_program_sigaction(int signo, const struct sigaction *sa, struct siga
  * clock runs on inside the handler. Dropping this one lets it run a period. */
 static int starved_by_sampling(const struct thread_state *t)
 {
-    return monotonic_ns() - t->sample_end_ns < timers_period_ns() / 2;
+    return !t->strict && monotonic_ns() - t->sample_end_ns < timers_period_ns() / 2;
 }
 
 static void on_sample_signal(int signo, siginfo_t *info, void *context)
@@ -164,7 +180,7 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
         t->in_handler = 1;
         dump_signal_fix_interrupted_mask(context);
         take_sample(t, context);
-        t->sample_end_ns = monotonic_ns();
+        t->sample_end_ns = handler_clock_ns(t);
         t->in_handler = 0;
     }
     errno = saved_errno;
@@ -176,7 +192,7 @@ static int choose_signal(void)
         return SIGPROF;
     for (int s = SIGRTMIN + 8; s <= SIGRTMAX - 8; s++)
         if (agent_signal_is_default(s)) {
-            agent_log("the program handles SIGPROF; sampling with signal %d instead", s);
+            agent_log("the program handles or ignores SIGPROF; sampling with signal %d instead", s);
             return s;
         }
     agent_log("no free signal to sample with; not profiling");
@@ -190,10 +206,35 @@ int sampler_install(void)
         return -1;
     if (agent_install_handler(signo, on_sample_signal))
         return -1;
-    program_actions[0].sa_handler = SIG_DFL;
     sample_signo = signo;
     signal_view_own_unblocked(signo);
     return signo;
+}
+
+int sampler_signal_is_a_sample(int signo, const siginfo_t *info)
+{
+    return sample_signo && signo == sample_signo && timers_signal_is_ours(info);
+}
+
+static int program_ignores(void)
+{
+    return sample_signo && program_action_is(program_action_get(&program), SIG_IGN);
+}
+
+void sampler_before_new_program(void)
+{
+    if (!program_ignores())
+        return;
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    agent_sigaction(sample_signo, &ignore, NULL);
+}
+
+void sampler_after_new_program(void)
+{
+    if (program_ignores())
+        agent_install_handler(sample_signo, on_sample_signal);
 }
 
 int sampler_set_active(int on)

@@ -22,4 +22,16 @@ int sampler_set_active(int on);
 int sampler_program_sigaction(int signo, const struct sigaction *sa, struct sigaction *old,
                               int *ret);
 
+/* 1 when a signal the program's sigwait-family call received is one of
+ * the agent's samples (pending because the program blocked every signal
+ * with the raw system call): the call must wait on instead. */
+int sampler_signal_is_a_sample(int signo, const siginfo_t *info);
+
+/* Around a call that starts a new program (exec, posix_spawn, system,
+ * popen): a program that ignores the sampling signal passes SIG_IGN on to
+ * the new program, as it would without stoke, so the signal is really
+ * ignored meanwhile (its samples are lost); the handler comes back after. */
+void sampler_before_new_program(void);
+void sampler_after_new_program(void);
+
 #endif

@@ -12,9 +12,12 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "signal_stack.h"
+
 __thread struct thread_state *current_thread __attribute__((tls_model("initial-exec")));
 
 static struct thread_state *_Atomic slots[MAX_THREADS];
+static _Atomic int vanished; /* threads that ended through the raw exit system call */
 
 static void read_stack_bounds(struct thread_state *t)
 {
@@ -47,6 +50,7 @@ struct thread_state *threads_register(void)
     t->timer.perf_fd = -1;
     read_stack_bounds(t);
     threads_read_name(t);
+    signal_stack_create(t);
     atomic_store(&t->state, THREAD_LIVE);
     for (int i = 0; i < MAX_THREADS; i++) {
         struct thread_state *expected = NULL;
@@ -55,6 +59,7 @@ struct thread_state *threads_register(void)
             return t;
         }
     }
+    signal_stack_destroy(t);
     munmap(t, sizeof *t);
     return NULL;
 }
@@ -65,8 +70,37 @@ void threads_unregister(void)
     if (!t)
         return;
     current_thread = NULL;
+    signal_stack_destroy(t);
     threads_read_name(t);
     atomic_store(&t->state, THREAD_EXITED);
+}
+
+void threads_vanish(void)
+{
+    struct thread_state *t = current_thread;
+    if (!t)
+        return;
+    current_thread = NULL;
+    atomic_store(&vanished, 1);
+    atomic_store(&t->state, THREAD_VANISHED);
+}
+
+int threads_ended(const struct thread_state *t)
+{
+    int state = atomic_load(&t->state);
+    return state == THREAD_EXITED || state == THREAD_VANISHED;
+}
+
+int threads_all_left_through_libc(void)
+{
+    if (atomic_load(&vanished))
+        return 0;
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread_state *t = atomic_load(&slots[i]);
+        if (t && !threads_ended(t))
+            return 0;
+    }
+    return 1;
 }
 
 void threads_for_each(void (*fn)(struct thread_state *t, void *arg), void *arg)
@@ -75,9 +109,9 @@ void threads_for_each(void (*fn)(struct thread_state *t, void *arg), void *arg)
         struct thread_state *t = atomic_load(&slots[i]);
         if (!t)
             continue;
-        int exited = atomic_load(&t->state) == THREAD_EXITED;
+        int ended = threads_ended(t);
         fn(t, arg);
-        if (exited) {
+        if (ended) {
             atomic_store(&slots[i], NULL);
             munmap(t, sizeof *t);
         }
@@ -101,11 +135,13 @@ void threads_reset_after_fork(void)
         if (!t || t == self)
             continue;
         atomic_store(&slots[i], NULL);
+        signal_stack_forget(t);
         munmap(t, sizeof *t);
     }
     if (!self)
         return;
     self->tid = gettid();
+    atomic_store(&vanished, 0);
     atomic_store(&self->ring.head, 0);
     atomic_store(&self->ring.tail, 0);
     atomic_store(&self->samples, 0);

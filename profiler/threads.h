@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
+#include <ucontext.h>
 
 #include "ring.h"
 #include "stack_cache.h"
@@ -20,7 +21,9 @@
 
 #define MAX_THREADS 4096
 
-enum thread_slot_state { THREAD_LIVE = 1, THREAD_EXITED = 2 };
+/* EXITED: through libc's thread exit (the agent's key destructor ran);
+ * VANISHED: through the raw exit system call (seen by syscall()). */
+enum thread_slot_state { THREAD_LIVE = 1, THREAD_EXITED = 2, THREAD_VANISHED = 3 };
 
 /* Handles are atomic: the thread itself (at exit) and the thread stopping
  * the whole process may both try to stop the same timer. */
@@ -35,9 +38,11 @@ struct thread_state {
     _Atomic int state;                /* enum thread_slot_state */
     pid_t tid;
     uintptr_t stack_lo, stack_hi;
+    uintptr_t agent_stack_lo, agent_stack_hi; /* signal_stack.h; 0 when none */
     struct sample_timer timer;
     _Atomic uint64_t samples, lost, handler_ns;
     int in_handler;
+    int strict;                       /* in seccomp strict mode: no clock, no system call */
     uint64_t sample_end_ns;           /* handler: when its last sample ended */
     int name_sent;                    /* writer: THREAD record written */
     char name[16];
@@ -48,6 +53,7 @@ struct thread_state {
     uint32_t blocked_n, blocked_flags;
     uint64_t blocked_frames[STOKE_MAX_FRAMES];
     struct stack_cache alloc_stacks;  /* heap.c: recent allocation stacks */
+    ucontext_t hook_context;          /* heap.c: where an allocation's walk starts */
     struct ring ring;
 };
 
@@ -62,8 +68,19 @@ struct thread_state *threads_register(void);
  * its timer. The writer reclaims it. */
 void threads_unregister(void);
 
-/* Writer: calls fn for each registered state; reclaims exited ones after
- * fn has drained them. */
+/* The calling thread ends through the raw exit system call: marks its
+ * state VANISHED. Makes no system call (strict mode allows none). */
+void threads_vanish(void);
+
+/* 1 when the state's thread has ended (EXITED or VANISHED). */
+int threads_ended(const struct thread_state *t);
+
+/* 1 when no registered thread is live and none ever vanished: every
+ * thread left through libc. */
+int threads_all_left_through_libc(void);
+
+/* Writer: calls fn for each registered state; reclaims ended ones after
+ * fn has drained them (and released what a VANISHED thread could not). */
 void threads_for_each(void (*fn)(struct thread_state *t, void *arg), void *arg);
 
 /* Any thread: calls fn for each live state (used to stop all timers). */

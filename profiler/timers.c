@@ -166,6 +166,11 @@ void timers_stop_process(void)
     }
 }
 
+void timers_settle(struct thread_state *t)
+{
+    timers_on_sample(t);
+}
+
 void timers_on_sample(struct thread_state *t)
 {
     if (!t->timer.first_pending)

@@ -33,6 +33,10 @@ void timers_stop_process(void);
 /* Handler: called on each sample; finishes the randomized first period. */
 void timers_on_sample(struct thread_state *t);
 
+/* Finishes the randomized first period now, so that no later sample makes
+ * a system call for it (before seccomp strict mode). Normal context. */
+void timers_settle(struct thread_state *t);
+
 /* Handler: 1 when the signal came from stoke's sampling clocks. */
 int timers_signal_is_ours(const siginfo_t *info);
 

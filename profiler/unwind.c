@@ -1,9 +1,10 @@
 /*
  * unwind.c - libunwind accessors for unwinding the agent's own process from
  * a signal handler (see unwind.h). Every accessor is async-signal-safe: no
- * allocation, no locks, no loader calls. Memory outside the interrupted
- * thread's stack and known module segments is refused, so a corrupt stack
- * ends the walk instead of faulting.
+ * allocation, no locks, no loader calls. Memory is read in place only in
+ * the interrupted thread's stack above its stack pointer and in known
+ * module segments; anything else goes through safe_memory.h, so a corrupt
+ * stack or a guard page ends the walk instead of faulting.
  */
 #define _GNU_SOURCE
 #include "unwind.h"
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "modules.h"
+#include "safe_memory.h"
 #include "stoke_format.h"
 
 /* libunwind, loaded privately: its functions are reached through here. */
@@ -66,10 +68,17 @@ static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr, void *a
     return -UNW_ENOINFO;
 }
 
+/* One walk: where it starts, and the pages it read through safe_memory. */
+struct walk_state {
+    const struct unwind_start *start;
+    struct safe_pages pages;
+};
+
 static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
                       void *arg)
 {
-    const struct unwind_start *s = arg;
+    struct walk_state *w = arg;
+    const struct unwind_start *s = w->start;
     if (write)
         return -UNW_EINVAL;
     if (addr >= s->stack_lo && addr + sizeof *val <= s->stack_hi && addr + sizeof *val > addr) {
@@ -77,10 +86,13 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int
         memcpy(val, at, sizeof *val);
         return 0;
     }
-    if (!modules_readable(addr, sizeof *val))
+    if (modules_readable(addr, sizeof *val)) {
+        memcpy(val, (const void *)addr, sizeof *val);
+        return 0;
+    }
+    if (s->copy) /* a copy is all there is of the stack: it may have changed since */
         return -UNW_EINVAL;
-    memcpy(val, (const void *)addr, sizeof *val);
-    return 0;
+    return safe_memory_read_word(&w->pages, addr, val) ? -UNW_EINVAL : 0;
 }
 
 /* ucontext gregs index of each DWARF register number 0..16 */
@@ -101,10 +113,18 @@ void unwind_start_from_ucontext(struct unwind_start *s, const ucontext_t *uc)
     s->copy = NULL;
 }
 
+void unwind_bound_stack(struct unwind_start *s, uintptr_t lo, uintptr_t hi)
+{
+    uintptr_t sp = s->regs[UNW_X86_64_RSP];
+    int inside = sp >= lo && sp < hi;
+    s->stack_lo = inside ? sp : 0;
+    s->stack_hi = inside ? hi : 0;
+}
+
 static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write,
                       void *arg)
 {
-    const struct unwind_start *s = arg;
+    const struct unwind_start *s = ((const struct walk_state *)arg)->start;
     if (write || reg < 0 || reg > UNW_X86_64_RIP || !(s->known & (1u << reg)))
         return -UNW_EBADREG;
     *val = s->regs[reg];
@@ -169,15 +189,15 @@ int unwind_init(void)
     return 0;
 }
 
-static uint32_t walk(const struct unwind_start *s, uint64_t *frames, uint64_t *slots,
-                     uint32_t max, uint32_t *flags)
+static uint32_t walk(struct walk_state *w, uint64_t *frames, uint64_t *slots, uint32_t max,
+                     uint32_t *flags)
 {
     uint32_t n = 0;
     if (slots)
         slots[n] = 0;
-    frames[n++] = s->regs[UNW_X86_64_RIP];
+    frames[n++] = w->start->regs[UNW_X86_64_RIP];
     unw_cursor_t cursor;
-    if (lib.init_remote(&cursor, address_space, (void *)s) < 0) {
+    if (lib.init_remote(&cursor, address_space, w) < 0) {
         *flags = STOKE_STACK_PARTIAL;
         return n;
     }
@@ -213,7 +233,11 @@ uint32_t unwind_stack_slots(const struct unwind_start *s, uint64_t *frames, uint
     if (unwinding)
         return 0;
     unwinding = 1;
-    uint32_t n = walk(s, frames, slots, max, flags);
+    struct walk_state w;
+    w.start = s;
+    memset(w.pages.address, 0, sizeof w.pages.address);
+    w.pages.next = w.pages.reads = 0;
+    uint32_t n = walk(&w, frames, slots, max, flags);
     unwinding = 0;
     return n;
 }

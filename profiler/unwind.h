@@ -2,9 +2,11 @@
  * unwind.h - walks the interrupted thread's stack from a signal's ucontext.
  *
  * Uses libunwind with stoke's own address space: registers come from the
- * ucontext, memory is read only where it is known to be mapped (the
- * thread's stack, segments of known modules), and unwind tables are found
- * through the agent's module table, never through dl_iterate_phdr.
+ * ucontext, memory is read in place only where it is known to be mapped
+ * (the thread's stack above the stack pointer, segments of known modules)
+ * and elsewhere only through reads that cannot fault (safe_memory.h), and
+ * unwind tables are found through the agent's module table, never through
+ * dl_iterate_phdr.
  */
 #ifndef STOKE_AGENT_UNWIND_H
 #define STOKE_AGENT_UNWIND_H
@@ -33,6 +35,12 @@ extern int (*unwind_getcontext)(ucontext_t *);
 
 /* Fills the start registers from a signal's ucontext. */
 void unwind_start_from_ucontext(struct unwind_start *s, const ucontext_t *uc);
+
+/* Sets the stack read in place to [sp, hi) when the start's stack pointer
+ * lies in the thread's stack [lo, hi), else to nothing: below sp may be a
+ * guard zone (the JVM's), and a stack pointer elsewhere (a goroutine's, a
+ * coroutine's, an alternate signal stack) is read like any other memory. */
+void unwind_bound_stack(struct unwind_start *s, uintptr_t lo, uintptr_t hi);
 
 /* Fills frames[0..max) leaf first with the starting IP and the return
  * addresses above it; returns how many. *flags gets STOKE_STACK_* bits.

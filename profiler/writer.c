@@ -13,7 +13,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,10 +27,12 @@
 #include "heap_tally.h"
 #include "log.h"
 #include "process_records.h"
+#include "program_end.h"
 #include "procfs.h"
 #include "signal_view.h"
 #include "modules.h"
 #include "records.h"
+#include "signal_stack.h"
 #include "stack_intern.h"
 #include "stoke_format.h"
 #include "threads.h"
@@ -37,6 +41,8 @@
 
 #define CYCLE_NS 20000000ull      /* drain every 20 ms */
 #define FLUSH_NS 1000000000ull    /* a whole frame at least every second */
+#define FLUSH_MIN_NS 50000000ull  /* and more often early in the run: */
+#define FLUSH_SHARE 16            /* what a kill loses is at most 1/16 of it */
 #define FLUSH_BYTES (1u << 20)
 #define BATCH_MAX 4096
 #define MAX_BLOCKED_WEIGHT 1000 /* periods one late blocked sample may stand for */
@@ -188,13 +194,17 @@ static void add_sample(pid_t tid, uint64_t time_ns, const uint64_t *frames, uint
 
 static void drain_thread(struct thread_state *t, void *arg)
 {
-    int exited = atomic_load(&t->state) == THREAD_EXITED;
+    int exited = threads_ended(t);
     struct ring_sample s;
     note_thread(t);
-    while (!ring_pop(&t->ring, &s, scratch))
-        add_sample(t->tid, s.time_ns, s.frames, s.nframes, s.flags, 1);
+    while (!ring_pop(&t->ring, &s, scratch)) /* time 0: taken without a clock */
+        add_sample(t->tid, s.time_ns ? s.time_ns : monotonic_ns(), s.frames, s.nframes, s.flags, 1);
     emit_samples(t->tid);
     if (exited) {
+        if (atomic_load(&t->state) == THREAD_VANISHED) { /* it could release nothing itself */
+            timers_stop(t);
+            signal_stack_forget(t);
+        }
         emit_thread(t); /* its final name */
         exited_samples += atomic_load(&t->samples);
         exited_lost += atomic_load(&t->lost);
@@ -263,13 +273,24 @@ static void serve_heap(void)
         peak_written = totals.live_bytes;
 }
 
+/* How long records may wait for their frame: a process killed, or ending
+ * through the raw exit_group system call (as Go's os.Exit does), loses at
+ * most that; short runs, where a second would be much of them, flush
+ * sooner (each frame costs some compression). */
+static uint64_t flush_interval_ns(uint64_t now)
+{
+    uint64_t interval = (now - start_ns) / FLUSH_SHARE;
+    return interval < FLUSH_MIN_NS ? FLUSH_MIN_NS : interval > FLUSH_NS ? FLUSH_NS : interval;
+}
+
 static void cycle(void)
 {
     modules_refresh();
     emit_module_changes();
     serve_heap();
     threads_for_each(drain_thread, NULL);
-    if (recs.len >= FLUSH_BYTES || monotonic_ns() - last_flush_ns >= FLUSH_NS)
+    uint64_t now = monotonic_ns();
+    if (recs.len >= FLUSH_BYTES || now - last_flush_ns >= flush_interval_ns(now))
         flush();
 }
 
@@ -321,13 +342,26 @@ static void wait_until(uint64_t deadline_ns)
         ;
 }
 
+/* The program's last thread is gone and only the writer keeps the process
+ * alive (program_end.h): the trace is finished; the process ends as it
+ * would have without stoke. */
+static void end_process(enum program_end how)
+{
+    writer_running = 0; /* the agent's destructor finds nothing to stop */
+    pthread_mutex_unlock(&state_lock);
+    if (how == PROGRAM_LEFT_THROUGH_LIBC)
+        exit(0);
+    syscall(SYS_exit, 0); /* the main thread's status stands */
+}
+
 static void *writer_main(void *arg)
 {
     heap_ignore_this_thread();
     dump_signal_receive_on_this_thread();
     pthread_mutex_lock(&state_lock);
     uint64_t next_cycle = monotonic_ns(), next_tick = next_cycle;
-    while (!stop_requested) {
+    enum program_end ended = PROGRAM_RUNNING;
+    while (!stop_requested && ended == PROGRAM_RUNNING) {
         uint64_t now = monotonic_ns();
         if (blocked_tick_ns && now >= next_tick) {
             uint64_t missed = (now - next_tick) / blocked_tick_ns;
@@ -337,9 +371,11 @@ static void *writer_main(void *arg)
         }
         if (now >= next_cycle) {
             cycle();
+            ended = program_end_check();
             next_cycle = now + CYCLE_NS;
         }
-        wait_until(blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
+        if (ended == PROGRAM_RUNNING)
+            wait_until(blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
     }
     threads_for_each_live(timers_stop); /* here, where no state is reclaimed meanwhile */
     timers_stop_process();
@@ -352,6 +388,8 @@ static void *writer_main(void *arg)
     emit_end();
     flush();
     trace_file_close(&file);
+    if (ended != PROGRAM_RUNNING)
+        end_process(ended);
     pthread_mutex_unlock(&state_lock);
     return NULL;
 }

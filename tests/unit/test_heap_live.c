@@ -107,6 +107,7 @@ static void stale_entry(int *live, uint32_t a)
 
 static void exact_mode(int *live)
 {
+    heap_sharing_prepare();
     heap_sharing_start(0, flush_nursery);
     heap_live_exact();
     int alone = atomic_load(&heap_sharing_mode) == HEAP_ALONE;

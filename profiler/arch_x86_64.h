@@ -1,0 +1,51 @@
+/*
+ * arch_x86_64.h - the agent's x86-64 specifics, kept in one place: reading
+ * the stack pointer (the caller's, or the one a signal interrupted) and
+ * calling a function on another stack. The rest of
+ * the agent is written against these and libunwind's register numbers.
+ * stoke supports x86-64 Linux only; a port starts here and in unwind.c's
+ * register table.
+ */
+#ifndef STOKE_AGENT_ARCH_X86_64_H
+#define STOKE_AGENT_ARCH_X86_64_H
+
+#include <stdint.h>
+#include <ucontext.h>
+
+#if !defined(__x86_64__)
+#error "stoke's agent supports x86-64 only (see profiler/arch_x86_64.h)"
+#endif
+
+/* The caller's stack pointer. */
+static inline __attribute__((always_inline)) uintptr_t arch_stack_pointer(void)
+{
+    uintptr_t sp;
+    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+    return sp;
+}
+
+/* The stack pointer of the code a signal interrupted. */
+static inline uintptr_t arch_interrupted_sp(const ucontext_t *uc)
+{
+    return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+}
+
+/* Calls fn(arg) with the stack pointer at top (16-byte aligned, the top of
+ * a stack the caller owns), and returns on the caller's own stack. The
+ * caller's red zone is never touched: the call pushes onto the other
+ * stack. Every register the ABI lets fn change is declared clobbered. */
+static inline void arch_call_on_stack(void (*fn)(void *), void *arg, uintptr_t top)
+{
+    __asm__ volatile("mov %%rsp, %%r12\n\t"
+                     "mov %[top], %%rsp\n\t"
+                     "call *%[fn]\n\t"
+                     "mov %%r12, %%rsp"
+                     : "+D"(arg)
+                     : [fn] "r"(fn), [top] "r"(top)
+                     : "r12", "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "xmm0",
+                       "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+                       "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)",
+                       "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "memory", "cc");
+}
+
+#endif

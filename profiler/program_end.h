@@ -1,0 +1,28 @@
+/*
+ * program_end.h - notices that the program's last thread has gone while
+ * the agent's writer thread still keeps the process alive, and says how
+ * the program's threads ended, so that the writer ends the process as it
+ * would have ended without stoke.
+ *
+ * glibc ends the process when its last thread leaves through pthread_exit
+ * or by returning from its start routine: that thread calls exit(0). The
+ * writer counts as a thread there, so under stoke that last thread leaves
+ * alone, and the process would go on with the writer only. A thread may
+ * also leave through the raw exit system call (one in seccomp strict mode
+ * must): then the process ends once no thread is left, with the status
+ * its main thread gave, and no exit handler runs.
+ *
+ * Writer thread only. Not under a seccomp filter (it reads /proc).
+ */
+#ifndef STOKE_AGENT_PROGRAM_END_H
+#define STOKE_AGENT_PROGRAM_END_H
+
+enum program_end {
+    PROGRAM_RUNNING,
+    PROGRAM_LEFT_THROUGH_LIBC, /* end it with exit(0), as glibc would have */
+    PROGRAM_LEFT_RAW,          /* end the writer with the raw exit system call */
+};
+
+enum program_end program_end_check(void);
+
+#endif
