@@ -37,7 +37,7 @@
 #define STOKE_MAGIC_LEN 8
 #define STOKE_FILE_HEADER_LEN 16
 #define STOKE_FORMAT_MAJOR 1
-#define STOKE_FORMAT_MINOR 1
+#define STOKE_FORMAT_MINOR 2
 
 /* Longest stack the agent records; deeper stacks keep their leaf-most frames
  * and are marked truncated. */

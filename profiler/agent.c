@@ -83,6 +83,8 @@ static int start_trace(void)
         .period_ns = timers_period_ns(),
         .note = timers_note(),
         .heap_peak = config.heap_peak,
+        .heap_interval = config.heap_interval,
+        .heap_signal = dump_signal_number(),
     };
     return writer_start(&p);
 }

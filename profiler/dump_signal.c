@@ -54,6 +54,11 @@ int dump_signal_setup(int signo)
     return 0;
 }
 
+int dump_signal_number(void)
+{
+    return atomic_load(&released) ? 0 : dump_signo;
+}
+
 void dump_signal_receive_on_this_thread(void)
 {
     if (!dump_signo || atomic_load(&released))

@@ -18,6 +18,10 @@
  * program already handles it (the user is told). Main thread, at start. */
 int dump_signal_setup(int signo);
 
+/* The signal snapshots are taken on: the one set up, 0 when none (or the
+ * program took it over). */
+int dump_signal_number(void);
+
 /* The writer thread calls this to receive the signal. */
 void dump_signal_receive_on_this_thread(void);
 

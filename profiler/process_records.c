@@ -50,6 +50,8 @@ void records_process(struct records *r, const struct process_description *d)
     records_str(r, d->comm);
     records_str(r, exe);
     records_bytes(r, cmdline, cmdline_len);
+    records_u(r, d->heap_interval);
+    records_u(r, (uint64_t)d->heap_signal);
     records_end(r);
 }
 

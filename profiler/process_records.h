@@ -16,6 +16,8 @@ struct process_description {
     uint32_t hz;
     uint64_t period_ns;
     uint64_t start_ns;    /* CLOCK_MONOTONIC at the process's start */
+    uint64_t heap_interval; /* mean bytes between heap samples; 0: no heap tracking */
+    int heap_signal;      /* the heap snapshot signal; 0: none */
     char comm[64];        /* command name, safe for a file name */
 };
 

@@ -412,6 +412,8 @@ int writer_start(const struct writer_process *p)
     process.hz = p->hz;
     process.period_ns = p->period_ns;
     process.start_ns = start_ns;
+    process.heap_interval = p->heap_interval;
+    process.heap_signal = p->heap_signal;
     process_read_comm(&process);
     snprintf(output_dir, sizeof output_dir, "%s", p->output_dir);
     heap_peak = p->heap_peak;
@@ -427,6 +429,7 @@ int writer_start(const struct writer_process *p)
     records_process(&recs, &process);
     if (p->note)
         emit_note(p->note);
+    flush(); /* at once: stoke heap reads the process's settings from it */
     init_conditions();
     sigset_t all, old;
     sigfillset(&all);

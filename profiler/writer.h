@@ -18,6 +18,8 @@ struct writer_process {
     uint64_t period_ns;
     const char *note;     /* for the user, or NULL */
     int heap_peak;        /* keep a snapshot of the highest live heap */
+    uint64_t heap_interval; /* 0: heap tracking off */
+    int heap_signal;      /* 0: no snapshot signal */
 };
 
 /* Opens this process's trace, writes its PROCESS record and starts the
