@@ -38,10 +38,10 @@ usage: test_bad_input.py CASE
 import os
 import shutil
 import stat
-import subprocess
 
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, describe, expect, fresh_dir, main,
                          program, record, record_ok, run, skip, text, traces_in)
+from hostile_inputs import one_sample_trace
 
 HELLO_LINE = b"hello from a program stoke cannot preload into\n"
 NOBODY_UID = 65534
@@ -334,37 +334,10 @@ def planted_trace_link():
     expect(all(m == "0o600" for m in modes.values()), f"file modes {modes}, expected 0600")
 
 
-def leb128(value):
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def record_bytes(record_type, *fields):
-    """One record (include/stoke_format.h): fields are ints (unsigned LEB128)
-    or bytes (length-prefixed)."""
-    payload = b"".join(leb128(f) if isinstance(f, int) else leb128(len(f)) + f
-                       for f in fields)
-    return bytes([record_type]) + leb128(len(payload)) + payload
-
-
 def trace_naming(module_path, pid):
     """A trace of one sample whose stack is an address in module_path and a
     JIT address (named from perf-<pid>.map)."""
-    PROCESS, MAP, STACK, SAMPLES, END = 1, 2, 5, 6, 7
-    records = b"".join([
-        record_bytes(PROCESS, pid, 1, 0, 0, 0, 0, 1000, 1000000, b"demo", b"", b""),
-        record_bytes(MAP, 1, 0x1000, 0x2000, 0, b"", module_path.encode(), 0),
-        # leaf first: JIT address (module 0), then the module's offset 0x1234
-        record_bytes(STACK, 0, 0, 2, 0, 0x7F0000001000 << 1, 1, 0x1234 << 1),
-        record_bytes(SAMPLES, pid, 0, 1, 0, 0, 0),
-        record_bytes(END, 1, 0, 0, 1000, 1)])
-    frame = subprocess.run(["zstd", "-q", "-c"], input=records, stdout=subprocess.PIPE,
-                           check=True).stdout
-    return b"STOKETRC" + bytes([1, 0, 1, 0]) + bytes(4) + frame
+    return one_sample_trace(pid, [(module_path, b"")], [(0, 0x7F0000001000), (1, 0x1234)])
 
 
 def fifo_paths():
