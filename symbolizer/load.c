@@ -274,7 +274,7 @@ static int on_stack(struct loader *l, struct stoke_fields *f)
         return 0; /* ids are never redefined; the first definition stands */
     size_t start = l->nframes;
     if (flags & (STOKE_STACK_TRUNCATED | STOKE_STACK_PARTIAL))
-        push_frame(l, synthetic_frame(l, "[incomplete stack]", STOKE_KIND_UNKNOWN));
+        push_frame(l, synthetic_frame(l, STOKE_INCOMPLETE_STACK, STOKE_KIND_UNKNOWN));
     symbolize_addresses(l, l->addresses, n, (flags & STOKE_STACK_CALLERS) != 0);
     l->stacks[id] = (struct trace_stack){(uint32_t)start, (uint32_t)(l->nframes - start), 1};
     return 0;

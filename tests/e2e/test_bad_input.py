@@ -11,10 +11,11 @@ command) and the documented exit status; nothing crashes:
                      message naming it, and not run (as root)
   unwritable_output  -o under a regular file: 1, and the command not run
   empty_trace        an empty .stoke file: 1
-  bad_folded         folded stacks with malformed lines, a count too large,
-                     counts that add up past the largest, a NUL byte, no
-                     stack at all: 1, one line naming the file, the first
-                     bad line and how many more; the largest total reads
+  bad_folded         folded stacks with malformed lines, empty frame names,
+                     a count too large, counts that add up past the largest,
+                     a NUL byte, no stack at all: 1, one line naming the
+                     file, the first bad line and how many more; the
+                     largest total reads
   foreign_trace      files that are not traces: 1; in a directory with a
                      good trace they are skipped and the good one reports
   truncated_trace    a real trace cut in the middle of its last compressed
@@ -32,6 +33,11 @@ command) and the documented exit status; nothing crashes:
                      a perf map that is one, a FIFO as the trace itself:
                      the report never blocks; the module shows as
                      module+offset, with a warning naming it
+  deep_folded        folded stacks of megabytes of ';' (empty frame names:
+                     refused, naming the line) and one stack millions of
+                     frames deep (cut to STOKE_MAX_FOLDED_DEPTH, with a
+                     warning): every output format stays small in memory
+                     and in size
 
 usage: test_bad_input.py CASE
 """
@@ -40,7 +46,8 @@ import shutil
 import stat
 
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, describe, expect, fresh_dir, main,
-                         program, record, record_ok, run, skip, text, traces_in)
+                         program, record, record_ok, run, run_measuring_memory, skip, text,
+                         traces_in)
 from hostile_inputs import one_sample_trace
 
 HELLO_LINE = b"hello from a program stoke cannot preload into\n"
@@ -162,7 +169,9 @@ def bad_folded():
              "sum.folded": (b"a;b 9223372036854775807\nc;d 1\n",
                             ["sum.folded:2:", "add up to more than 9223372036854775807"]),
              "nul.folded": (b"a;b 1\nx\0y 2\n", ["nul.folded:2:", "NUL byte"]),
-             "comments.folded": (b"# nothing but a comment\n\n", ["comments.folded", "no stacks"])}
+             "comments.folded": (b"# nothing but a comment\n\n", ["comments.folded", "no stacks"]),
+             "empty.folded": (b"a;b 1\na;;b 2\n;c 3\nd; 4\n",
+                              ["empty.folded:2:", "empty frame name", "and 2 more malformed lines"])}
     for name, (data, names) in cases.items():
         path = os.path.join(work, name)
         write_bytes(path, data)
@@ -360,6 +369,50 @@ def fifo_paths():
     expect_one_line_error(result, 1, [fifo_trace, "not a trace file"], "a FIFO as the trace")
 
 
+# Far above what stoke needs for these inputs once they are bounded (in the
+# sanitized build too); far below what they cost before.
+MEMORY_LIMIT_MIB = 256
+
+
+def expect_small(result, peak_mib, what):
+    expect(peak_mib < MEMORY_LIMIT_MIB, f"{what}: stoke held {peak_mib:.0f} MiB at its peak "
+           f"(at most {MEMORY_LIMIT_MIB} MiB expected)", describe(result))
+
+
+FOLDED_BYTES = 8 << 20
+FORMATS = {"folded": "out.folded", "html": "out.html", "pprof": "out.pb.gz",
+           "speedscope": "out.speedscope.json", "cpuprofile": "out.cpuprofile"}
+
+
+def deep_folded():
+    work = fresh_dir("deep_folded")
+    semicolons = os.path.join(work, "semicolons.folded")
+    write_bytes(semicolons, b";" * FOLDED_BYTES + b" 1\n")
+    deep = os.path.join(work, "deep.folded")
+    write_bytes(deep, b"a;" * (FOLDED_BYTES // 2) + b"leaf 3\nmain;work 2\n")
+    for format_name, name in FORMATS.items():
+        out = os.path.join(work, name)
+        result, peak = run_measuring_memory([STOKE, "report", semicolons, "--format",
+                                             format_name, "-o", out])
+        what = f"{FOLDED_BYTES} bytes of ';' as {format_name}"
+        expect_one_line_error(result, 1, ["semicolons.folded:1:", "empty frame name"], what)
+        expect_small(result, peak, what)
+        result, peak = run_measuring_memory([STOKE, "report", deep, "--format", format_name,
+                                             "-o", out])
+        what = f"a stack {FOLDED_BYTES // 2} frames deep as {format_name}"
+        expect(result.returncode == 0, f"{what}: the report failed", describe(result))
+        expect_messages(result, ["deep.folded", "1 stack deeper than 4096 frames", "cut"], what)
+        expect_small(result, peak, what)
+        expect(os.path.getsize(out) < 1 << 20, f"{what}: {os.path.getsize(out)} bytes written")
+    folded = Folded(open(os.path.join(work, "out.folded")).read())
+    deepest = max(folded.stacks, key=len)
+    expect(len(deepest) == 4096 and deepest[:3] == ("a", "[incomplete stack]", "a") and
+           deepest[-1] == "leaf" and folded.stacks[deepest] == 3 and
+           folded.stacks[("main", "work")] == 2,
+           "the deep stack is not its root, [incomplete stack] and its innermost frames",
+           folded.top())
+
+
 if __name__ == "__main__":
     raise SystemExit(main({
         "missing_command": missing_command, "not_executable": not_executable,
@@ -368,4 +421,5 @@ if __name__ == "__main__":
         "bad_folded": bad_folded,
         "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
         "corrupted_trace": corrupted_trace, "newer_version": newer_version,
-        "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths}))
+        "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths,
+        "deep_folded": deep_folded}))
