@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "demangler.h"
 #include "hash.h"
 #include "perfmap.h"
+#include "process_perfmap.h"
 #include "regular_file.h"
 #include "stoke_format.h"
 #include "vdso.h"
@@ -280,15 +280,8 @@ static void name_in_object(struct stoke_symbolizer *s, struct elf_object *o, uin
 
 static void load_perfmap(struct stoke_symbolizer *s)
 {
-    char path[4096], *dir = stoke_xstrdup(s->trace_path);
     s->perfmap_tried = 1;
-    snprintf(path, sizeof path, "%s/perf-%" PRIu32 ".map", dirname(dir), s->pid);
-    free(dir);
-    s->perfmap = stoke_perfmap_load(path);
-    if (!s->perfmap) {
-        snprintf(path, sizeof path, "/tmp/perf-%" PRIu32 ".map", s->pid);
-        s->perfmap = stoke_perfmap_load(path);
-    }
+    s->perfmap = stoke_process_perfmap(s->trace_path, s->pid);
 }
 
 static void name_jit(struct stoke_symbolizer *s, uint64_t addr, int is_return)

@@ -33,6 +33,13 @@ command) and the documented exit status; nothing crashes:
                      a perf map that is one, a FIFO as the trace itself:
                      the report never blocks; the module shows as
                      module+offset, with a warning naming it
+  perf_map_bounds    a perf map of 1 GiB, sparse, with names in its first
+                     lines and a line too long among them: the names are
+                     used, the report stays small in memory and says how
+                     much of the map it read
+  planted_perf_map   a /tmp/perf-<pid>.map of another user than the trace's
+                     owner: ignored, with a warning naming it and its owner;
+                     read when the trace's owner or root owns it (as root)
   deep_folded        folded stacks of megabytes of ';' (empty frame names:
                      refused, naming the line) and one stack millions of
                      frames deep (cut to STOKE_MAX_FOLDED_DEPTH, with a
@@ -379,6 +386,57 @@ def expect_small(result, peak_mib, what):
            f"(at most {MEMORY_LIMIT_MIB} MiB expected)", describe(result))
 
 
+def perf_map_bounds():
+    work = fresh_dir("perf_map_bounds")
+    pid = 4243
+    trace = os.path.join(work, f"demo.{pid}.stoke")
+    write_bytes(trace, one_sample_trace(pid, [], [(0, 0x7F0000001010), (0, 0x7F0000002010)]))
+    perf_map = os.path.join(work, f"perf-{pid}.map")
+    with open(perf_map, "wb") as f:
+        f.write(b"7f0000002000 100 caller_fn\n" + b"7f0000003000 100 " + b"x" * 5000 + b"\n" +
+                b"7f0000001000 100 leaf_fn\n")
+        f.truncate(1 << 30)  # sparse: nothing on disk, 1 GiB of zero bytes to read
+    result, peak = run_measuring_memory([STOKE, "report", trace, "--folded"])
+    expect(result.returncode == 0 and text(result.stdout) == f"demo ({pid});caller_fn;leaf_fn 1\n",
+           "the names of the map's first lines are not used", describe(result))
+    expect_one_line_error(result, 0, [perf_map, "first 256 MiB", "768 MiB", "ignored"],
+                          "a perf map of 1 GiB")
+    expect_small(result, peak, "a perf map of 1 GiB")
+
+
+PLANTED_PID = 3987654
+
+
+def planted_perf_map():
+    if os.geteuid() != 0:
+        skip("planted_perf_map", "needs root to give files to another user")
+    work = fresh_dir("planted_perf_map")
+    trace = os.path.join(work, f"demo.{PLANTED_PID}.stoke")
+    write_bytes(trace, one_sample_trace(PLANTED_PID, [], [(0, 0x7F0000001010)]))
+    planted = f"/tmp/perf-{PLANTED_PID}.map"
+    if os.path.lexists(planted):
+        os.unlink(planted)
+    fd = os.open(planted, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    os.write(fd, b"7f0000001000 100 planted_name\n")
+    os.close(fd)
+    named = f"demo ({PLANTED_PID});planted_name 1\n"
+    try:
+        os.chown(planted, NOBODY_UID, -1)
+        result = report(trace)
+        expect(text(result.stdout) == f"demo ({PLANTED_PID});[unknown]+0x7f0000001010 1\n",
+               "a perf map of another user named the trace's code", describe(result))
+        expect_one_line_error(result, 0, [planted, "ignored", "nobody"], "a planted perf map")
+        for trace_owner, map_owner in ((NOBODY_UID, NOBODY_UID), (NOBODY_UID, 0)):
+            os.chown(trace, trace_owner, -1)
+            os.chown(planted, map_owner, -1)
+            result = report(trace)
+            expect(result.returncode == 0 and text(result.stdout) == named and not result.stderr,
+                   f"a map of uid {map_owner} for a trace of uid {trace_owner} is not read",
+                   describe(result))
+    finally:
+        os.unlink(planted)
+
+
 FOLDED_BYTES = 8 << 20
 FORMATS = {"folded": "out.folded", "html": "out.html", "pprof": "out.pb.gz",
            "speedscope": "out.speedscope.json", "cpuprofile": "out.cpuprofile"}
@@ -422,4 +480,5 @@ if __name__ == "__main__":
         "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
         "corrupted_trace": corrupted_trace, "newer_version": newer_version,
         "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths,
-        "deep_folded": deep_folded}))
+        "perf_map_bounds": perf_map_bounds,
+        "planted_perf_map": planted_perf_map, "deep_folded": deep_folded}))
