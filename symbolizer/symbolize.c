@@ -195,6 +195,24 @@ static int build_id_matches(struct elf_object *o)
     return o->build_id_len == 0 || (len == o->build_id_len && memcmp(id, o->build_id, len) == 0);
 }
 
+/* A file whose compressed sections claim more than it can hold is read in
+ * part (debuginfo.h): says which section and what is shown instead. */
+static void warn_partial_use(const struct stoke_symbolizer *s, const struct elf_object *o)
+{
+    char why[512];
+    switch (stoke_debuginfo_use(o->debuginfo, why, sizeof why)) {
+    case STOKE_DEBUGINFO_SYMBOLS_ONLY:
+        stoke_warn(s->trace_path, "%s: %s; its functions are named from its symbol table only "
+                   "(no inlined functions, files or lines)", o->path, why);
+        break;
+    case STOKE_DEBUGINFO_UNUSED:
+        stoke_warn(s->trace_path, "%s: %s; its frames are shown as module+offset", o->path, why);
+        break;
+    default:
+        break;
+    }
+}
+
 /* Opens the object's file the first time it is needed. The vDSO comes from
  * this process; a vDSO of another kernel is left unnamed without a warning. */
 static void open_object(struct stoke_symbolizer *s, struct elf_object *o)
@@ -221,6 +239,7 @@ static void open_object(struct stoke_symbolizer *s, struct elf_object *o)
         return;
     }
     o->state = OBJECT_READY;
+    warn_partial_use(s, o);
 }
 
 /* --- naming --------------------------------------------------------------- */

@@ -33,6 +33,12 @@ command) and the documented exit status; nothing crashes:
                      a perf map that is one, a FIFO as the trace itself:
                      the report never blocks; the module shows as
                      module+offset, with a warning naming it
+  inflated_sections  a module (right build-id) whose compressed .debug_str,
+                     .debug_info or .strtab really decompresses to 1 GiB:
+                     the report stays small in memory, names the function
+                     from the symbol table (or shows module+offset when the
+                     symbol table is the one inflated) and says which file
+                     and section, once
   perf_map_bounds    a perf map of 1 GiB, sparse, with names in its first
                      lines and a line too long among them: the names are
                      used, the report stays small in memory and says how
@@ -55,7 +61,7 @@ import stat
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, describe, expect, fresh_dir, main,
                          program, record, record_ok, run, run_measuring_memory, skip, text,
                          traces_in)
-from hostile_inputs import one_sample_trace
+from hostile_inputs import build_id, inflate_section, one_sample_trace
 
 HELLO_LINE = b"hello from a program stoke cannot preload into\n"
 NOBODY_UID = 65534
@@ -379,11 +385,42 @@ def fifo_paths():
 # Far above what stoke needs for these inputs once they are bounded (in the
 # sanitized build too); far below what they cost before.
 MEMORY_LIMIT_MIB = 256
+INFLATED_BYTES = 1 << 30
 
 
 def expect_small(result, peak_mib, what):
     expect(peak_mib < MEMORY_LIMIT_MIB, f"{what}: stoke held {peak_mib:.0f} MiB at its peak "
            f"(at most {MEMORY_LIMIT_MIB} MiB expected)", describe(result))
+
+
+def symbol_offset(elf_path, name):
+    result = run(["nm", elf_path])
+    for line in text(result.stdout).splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[2] == name:
+            return int(fields[0], 16)
+    expect(False, f"nm finds no {name} in {elf_path}", describe(result))
+
+
+def inflated_sections():
+    work = fresh_dir("inflated_sections")
+    hello = program("hello")
+    leaf = symbol_offset(hello, "main") + 4
+    shown = {".debug_str": ("main", "symbol table only"), ".debug_info": ("main", "symbol table only"),
+             ".strtab": (None, "module+offset")}
+    for section, (name, outcome) in shown.items():
+        module = os.path.join(work, "hello" + section.replace(".", "-"))
+        elf = inflate_section(hello, section, INFLATED_BYTES, module)
+        trace = os.path.join(work, f"demo{section}.4242.stoke")
+        write_bytes(trace, one_sample_trace(4242, [(module, build_id(elf))], [(1, leaf)]))
+        result, peak = run_measuring_memory([STOKE, "report", trace, "--folded"])
+        what = f"{section} claiming {INFLATED_BYTES} bytes"
+        expect(result.returncode == 0, f"{what}: the report failed", describe(result))
+        frame = name or f"{os.path.basename(module)}+0x{leaf:x}"
+        expect(text(result.stdout) == f"demo (4242);{frame} 1\n",
+               f"{what}: the sample is not shown as {frame}", describe(result))
+        expect_one_line_error(result, 0, [module, f"section {section} claims", outcome], what)
+        expect_small(result, peak, what)
 
 
 def perf_map_bounds():
@@ -480,5 +517,5 @@ if __name__ == "__main__":
         "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
         "corrupted_trace": corrupted_trace, "newer_version": newer_version,
         "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths,
-        "perf_map_bounds": perf_map_bounds,
+        "inflated_sections": inflated_sections, "perf_map_bounds": perf_map_bounds,
         "planted_perf_map": planted_perf_map, "deep_folded": deep_folded}))
