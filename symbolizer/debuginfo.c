@@ -1,11 +1,13 @@
 /*
  * debuginfo.c - naming addresses with elfutils' libdwfl; see debuginfo.h.
  *
- * Owns: the libdwfl session of one file; the walk of DWARF scopes that
- * expands inline chains; where each function is defined (symbol names:
- * symtab.c).
- * Never: reads the symbol table or DWARF by hand (libdwfl/libdw do), or
- * keeps state between lookups other than what libdwfl caches.
+ * Owns: the libdwfl session of one file; how much of the file it may read
+ * (its compressed sections' claims are checked before libdwfl sees it);
+ * the walk of DWARF scopes that expands inline chains; where each function
+ * is defined (symbol names: symtab.c).
+ * Never: reads the symbol table or DWARF by hand (libdwfl/libdw do), lets
+ * libdwfl near a section the check refused, or keeps state between lookups
+ * other than what libdwfl caches.
  */
 #include "debuginfo.h"
 
@@ -14,15 +16,23 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "alloc.h"
+#include "compressed_sections.h"
+#include "regular_file.h"
 #include "symtab.h"
 
 struct stoke_debuginfo {
     Dwfl *dwfl;
     Dwfl_Module *module;
     struct stoke_symtab *symbols; /* built on the first lookup */
+    enum stoke_debuginfo_use use;
+    struct stoke_compressed_claims claims;
 };
 
 static char *debuginfo_path; /* NULL: libdwfl's default search path */
+
+/* The separate debug files libdwfl's standard search finds are not checked
+ * as the file itself is: the search keeps the handle it opened to validate
+ * a file in the module, and uses it whatever the callback then returns. */
 
 static const Dwfl_Callbacks callbacks = {
     .find_elf = dwfl_build_id_find_elf,
@@ -30,12 +40,25 @@ static const Dwfl_Callbacks callbacks = {
     .debuginfo_path = &debuginfo_path,
 };
 
+/* What the file's compressed sections allow libdwfl to read. */
+static enum stoke_debuginfo_use use_allowed(const struct stoke_compressed_claims *claims)
+{
+    if (!stoke_symbol_claims_fit(claims))
+        return STOKE_DEBUGINFO_UNUSED;
+    return stoke_all_claims_fit(claims) ? STOKE_DEBUGINFO_FULL : STOKE_DEBUGINFO_SYMBOLS_ONLY;
+}
+
 struct stoke_debuginfo *stoke_debuginfo_open(const char *name, const char *path, int fd)
 {
+    struct stoke_compressed_claims claims;
+    if (fd < 0)
+        fd = stoke_open_regular(path);
+    if (fd < 0)
+        return NULL;
+    stoke_read_compressed_claims(fd, &claims);
     Dwfl *dwfl = dwfl_begin(&callbacks);
     if (!dwfl) {
-        if (fd >= 0)
-            close(fd);
+        close(fd);
         return NULL;
     }
     dwfl_report_begin(dwfl);
@@ -44,14 +67,23 @@ struct stoke_debuginfo *stoke_debuginfo_open(const char *name, const char *path,
     dwfl_report_end(dwfl, NULL, NULL);
     if (!module) {
         dwfl_end(dwfl);
-        if (fd >= 0)
-            close(fd); /* libdwfl keeps a descriptor only with the module it made */
+        close(fd); /* libdwfl keeps a descriptor only with the module it made */
         return NULL;
     }
     struct stoke_debuginfo *d = stoke_xcalloc(1, sizeof *d);
     d->dwfl = dwfl;
     d->module = module;
+    d->claims = claims;
+    d->use = use_allowed(&claims);
     return d;
+}
+
+enum stoke_debuginfo_use stoke_debuginfo_use(const struct stoke_debuginfo *d, char *why,
+                                             size_t len)
+{
+    if (d->use != STOKE_DEBUGINFO_FULL)
+        stoke_describe_claims(&d->claims, why, len);
+    return d->use;
 }
 
 size_t stoke_debuginfo_build_id(struct stoke_debuginfo *d, const uint8_t **id)
@@ -198,13 +230,15 @@ static size_t inline_chain(struct stoke_debuginfo *d, uint64_t addr,
 size_t stoke_debuginfo_lookup(struct stoke_debuginfo *d, uint64_t addr,
                               struct stoke_debuginfo_frame *out, size_t max)
 {
-    int complete;
-    if (max == 0)
+    int complete = 0;
+    size_t n = 0;
+    if (max == 0 || d->use == STOKE_DEBUGINFO_UNUSED)
         return 0;
     if (!d->symbols)
         d->symbols = stoke_symtab_build(d->module);
     const char *symbol = stoke_symtab_lookup(d->symbols, addr);
-    size_t n = inline_chain(d, addr, out, max, &complete);
+    if (d->use == STOKE_DEBUGINFO_FULL)
+        n = inline_chain(d, addr, out, max, &complete);
     if (symbol && n == 0)
         out[n++] = (struct stoke_debuginfo_frame){symbol, "", 0};
     else if (symbol && complete)

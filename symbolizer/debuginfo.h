@@ -4,7 +4,11 @@
  * inlined at that address, each with the file and line that define it.
  *
  * Debug info is found the way gdb and perf find it: in the file itself, via
- * .gnu_debuglink, or under /usr/lib/debug/.build-id/.
+ * .gnu_debuglink, or under /usr/lib/debug/.build-id/. A file whose
+ * compressed sections claim more than its size makes plausible
+ * (compressed_sections.h) is used only in part: its functions are named
+ * from its symbol table alone, or, when the symbol table is what claims
+ * too much, not at all.
  *
  * Never: demangles, caches, or decides how an unnamed address is shown
  * (symbolize.c does all three).
@@ -22,6 +26,18 @@ struct stoke_debuginfo;
  * readable ELF file. name is how it is known to libdwfl; path is also
  * required with an fd (it names the file in libdwfl). */
 struct stoke_debuginfo *stoke_debuginfo_open(const char *name, const char *path, int fd);
+
+/* How much of an open file names addresses. */
+enum stoke_debuginfo_use {
+    STOKE_DEBUGINFO_FULL = 0,         /* symbols and DWARF */
+    STOKE_DEBUGINFO_SYMBOLS_ONLY = 1, /* its DWARF claims too much: symbols only */
+    STOKE_DEBUGINFO_UNUSED = 2,       /* its symbol tables claim too much: nothing */
+};
+
+/* How much of the file is used; when not all of it, why in why[0..len)
+ * (which section claims how much), for a warning. */
+enum stoke_debuginfo_use stoke_debuginfo_use(const struct stoke_debuginfo *d, char *why,
+                                             size_t len);
 
 /* The GNU build-id of the file; returns its length (0 if it has none). */
 size_t stoke_debuginfo_build_id(struct stoke_debuginfo *d, const uint8_t **id);

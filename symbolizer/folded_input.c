@@ -1,9 +1,10 @@
 /*
  * folded_input.c - folded stacks (text) into a profile.
  *
- * Owns: the accepted folded dialects (see folded_input.h) and their errors.
- * Never: guesses at a line it cannot read, or stops at the first bad line
- * without counting the others.
+ * Owns: the accepted folded dialects (see folded_input.h), their errors, and
+ * the depth kept of a stack.
+ * Never: guesses at a line it cannot read, stops at the first bad line
+ * without counting the others, or interns a frame it does not keep.
  */
 #define _GNU_SOURCE /* getline, memrchr */
 #include "folded_input.h"
@@ -17,6 +18,7 @@
 
 #include "alloc.h"
 #include "stoke_format.h"
+#include "warn.h"
 
 #define FOLDED_FORMAT "\"frame;frame;...;frame COUNT\""
 
@@ -44,6 +46,8 @@ struct folded_reader {
     uint64_t total;   /* their counts added up: at most INT64_MAX */
     size_t bad;       /* malformed lines */
     char first_bad[512];
+    size_t deep;      /* stacks cut to STOKE_MAX_FOLDED_DEPTH */
+    size_t first_deep_line, first_deep_frames;
 };
 
 static int is_blank(char c)
@@ -125,15 +129,60 @@ static uint32_t read_frame(struct folded_reader *r, char *name, size_t len)
     return stoke_profile_frame(r->profile, &f);
 }
 
-/* Splits the stack at ';' and adds it with its count. */
-static void add_stack(struct folded_reader *r, char *stack, size_t len, int64_t count)
+/* How many frames stack[0..len) names; 0 when one of the names is empty. */
+static size_t count_frames(const char *stack, size_t len)
 {
-    size_t n = 0;
+    size_t n = 1;
+    if (stack[0] == ';' || stack[len - 1] == ';')
+        return 0;
+    for (const char *p = memchr(stack, ';', len); p; p = memchr(p + 1, ';', stack + len - p - 1)) {
+        if (p[1] == ';')
+            return 0;
+        n++;
+    }
+    return n;
+}
+
+static void note_deep_stack(struct folded_reader *r, size_t nframes)
+{
+    if (r->deep++ == 0) {
+        r->first_deep_line = r->line;
+        r->first_deep_frames = nframes;
+    }
+}
+
+static void push_frame(struct folded_reader *r, size_t *n, uint32_t frame)
+{
+    r->frames = stoke_grow(r->frames, &r->frames_cap, *n + 1, sizeof *r->frames);
+    r->frames[(*n)++] = frame;
+}
+
+static uint32_t incomplete_stack_frame(struct folded_reader *r)
+{
+    struct stoke_frame f = {.name = STOKE_INCOMPLETE_STACK, .module = "", .file = "",
+                            .kind = STOKE_KIND_UNKNOWN};
+    return stoke_profile_frame(r->profile, &f);
+}
+
+/* Splits the stack of nframes frames at ';' and adds it with its count.
+ * Beyond STOKE_MAX_FOLDED_DEPTH frames, the frames after the root up to the
+ * innermost ones that fit are left out (not even interned). */
+static void add_stack(struct folded_reader *r, char *stack, size_t len, size_t nframes,
+                      int64_t count)
+{
+    size_t n = 0, i = 0;
+    size_t first_kept = nframes > STOKE_MAX_FOLDED_DEPTH ? nframes - (STOKE_MAX_FOLDED_DEPTH - 2)
+                                                         : 1;
     char *start = stack;
+    if (first_kept > 1)
+        note_deep_stack(r, nframes);
     for (char *p = stack;; p++) {
         if (p == stack + len || *p == ';') {
-            r->frames = stoke_grow(r->frames, &r->frames_cap, n + 1, sizeof *r->frames);
-            r->frames[n++] = read_frame(r, start, (size_t)(p - start));
+            if (i == 0 || i >= first_kept)
+                push_frame(r, &n, read_frame(r, start, (size_t)(p - start)));
+            if (i == 0 && first_kept > 1)
+                push_frame(r, &n, incomplete_stack_frame(r));
+            i++;
             if (p == stack + len)
                 break;
             start = p + 1;
@@ -180,8 +229,14 @@ static void read_line(struct folded_reader *r, char *line, size_t len)
         bad_line(r, "has a count but no stack (expected " FOLDED_FORMAT ")");
         return;
     }
+    size_t nframes = count_frames(line, stack_len);
+    if (nframes == 0) {
+        bad_line(r, "has an empty frame name (a ';' at the start or end of the stack, or two "
+                    "in a row; expected " FOLDED_FORMAT ")");
+        return;
+    }
     r->total += count;
-    add_stack(r, line, stack_len, (int64_t)count);
+    add_stack(r, line, stack_len, nframes, (int64_t)count);
 }
 
 static void describe_failure(const struct folded_reader *r, char *err, size_t errlen)
@@ -193,6 +248,16 @@ static void describe_failure(const struct folded_reader *r, char *err, size_t er
         snprintf(err, errlen, "%s", r->first_bad);
     else
         snprintf(err, errlen, "'%s' holds no stacks; expected lines " FOLDED_FORMAT, r->path);
+}
+
+static void warn_deep_stacks(const struct folded_reader *r)
+{
+    stoke_warn(r->path,
+               "%zu stack%s deeper than %d frames %s cut to the root frame, \""
+               STOKE_INCOMPLETE_STACK "\" and the %d innermost frames (%s line %zu, %zu frames)",
+               r->deep, r->deep == 1 ? "" : "s", STOKE_MAX_FOLDED_DEPTH,
+               r->deep == 1 ? "was" : "were", STOKE_MAX_FOLDED_DEPTH - 2,
+               r->deep == 1 ? "on" : "the first on", r->first_deep_line, r->first_deep_frames);
 }
 
 struct stoke_profile *stoke_read_folded(const char *path, char *err, size_t errlen)
@@ -214,6 +279,8 @@ struct stoke_profile *stoke_read_folded(const char *path, char *err, size_t errl
     free(line);
     free(r.frames);
     fclose(in);
+    if (!read_error && !r.bad && r.deep)
+        warn_deep_stacks(&r);
     if (read_error || r.bad || r.stacks == 0) {
         if (read_error)
             snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));

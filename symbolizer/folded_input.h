@@ -17,7 +17,12 @@
  *     the suffix is dropped;
  *   - "name (file.py:12)" (py-spy): file and line of the frame, name "name";
  *   - "[unknown]", "[libfoo.so]" (perf, no symbol): kind unknown.
- * Other frames are the program's code.
+ * Other frames are the program's code. A frame name is never empty (a ';'
+ * at either end of the stack, or two in a row, make the line malformed). A
+ * stack deeper than STOKE_MAX_FOLDED_DEPTH frames keeps its root, an
+ * "[incomplete stack]" frame and its innermost frames, STOKE_MAX_FOLDED_DEPTH
+ * in all, with one warning for the file: so what a line costs every output
+ * is bounded by the line, whatever it holds.
  *
  * Never: symbolizes, or accepts a line it cannot read: the error names the
  * file and line.
@@ -28,6 +33,9 @@
 #include <stddef.h>
 #include "profile.h"
 
+/* Twice async-profiler's default stack depth, 16 times perf's. */
+#define STOKE_MAX_FOLDED_DEPTH 4096
+
 /* 1 when path is a regular file that is not a stoke trace (which begins
  * with STOKE_MAGIC): it is read as folded stacks. */
 int stoke_is_folded_file(const char *path);
@@ -35,7 +43,8 @@ int stoke_is_folded_file(const char *path);
 /* Reads the folded stacks of path into a new profile. Returns NULL with a
  * message in err ("FILE:LINE: what is wrong, what to do", and how many
  * other lines are bad) when the file cannot be read, a line is malformed
- * or it holds no stack. */
+ * or it holds no stack. Stacks cut to STOKE_MAX_FOLDED_DEPTH are warned
+ * about on stderr. */
 struct stoke_profile *stoke_read_folded(const char *path, char *err, size_t errlen);
 
 #endif

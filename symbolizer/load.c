@@ -11,8 +11,8 @@
  * no HEAP record at all) or heap (a HEAP record), and a file of the other
  * kind is refused before any of its values are added.
  * Never: allocates per sample (each distinct stack id is symbolized once and
- * each distinct thread + stack id interned once), writes output files, or
- * exits.
+ * each distinct thread + stack id interned once), writes output files,
+ * prints more than MAX_NOTES_SHOWN of a trace's notes, or exits.
  */
 #include "load.h"
 
@@ -39,6 +39,9 @@
 /* Most sampled time one trace may hold (9 years of CPU): more is damage, so
  * samples times the period, and their sums, stay far from overflowing. */
 #define MAX_TRACE_SAMPLED_NS (UINT64_C(1) << 58)
+/* NOTE records shown per trace (the agent writes a handful); the others are
+ * counted in one line. */
+#define MAX_NOTES_SHOWN 10
 
 /* A frame of a STACK record: module id and offset (ELF virtual address). */
 struct code_address {
@@ -72,6 +75,7 @@ struct loader {
     size_t scratch_cap;
     uint64_t weight_total, last_time_us;
     uint64_t damaged_records;
+    uint64_t notes;               /* NOTE records read */
     int kind_settled;             /* this file's kind was checked against the profile */
     int heap_seen;                /* the HEAP record was read: a heap snapshot */
     uint64_t heap_stacks;         /* HEAP_STACK records read */
@@ -270,7 +274,7 @@ static int on_stack(struct loader *l, struct stoke_fields *f)
         return 0; /* ids are never redefined; the first definition stands */
     size_t start = l->nframes;
     if (flags & (STOKE_STACK_TRUNCATED | STOKE_STACK_PARTIAL))
-        push_frame(l, synthetic_frame(l, "[incomplete stack]", STOKE_KIND_UNKNOWN));
+        push_frame(l, synthetic_frame(l, STOKE_INCOMPLETE_STACK, STOKE_KIND_UNKNOWN));
     symbolize_addresses(l, l->addresses, n, (flags & STOKE_STACK_CALLERS) != 0);
     l->stacks[id] = (struct trace_stack){(uint32_t)start, (uint32_t)(l->nframes - start), 1};
     return 0;
@@ -431,8 +435,15 @@ static int on_note(struct loader *l, struct stoke_fields *f)
     const uint8_t *text = stoke_field_bytes(f, &len);
     if (f->bad)
         return -1;
-    stoke_warn(l->path, "%s%.*s", level ? "warning: " : "", (int)len, (const char *)text);
+    if (l->notes++ < MAX_NOTES_SHOWN)
+        stoke_warn(l->path, "%s%.*s", level ? "warning: " : "", (int)len, (const char *)text);
     return 0;
+}
+
+static void warn_notes_not_shown(const struct loader *l)
+{
+    if (l->notes > MAX_NOTES_SHOWN)
+        stoke_warn(l->path, "... and %" PRIu64 " more notes", l->notes - MAX_NOTES_SHOWN);
 }
 
 /* --- driving the reader --------------------------------------------------- */
@@ -533,6 +544,7 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
                  path);
         rc = -1;
     }
+    warn_notes_not_shown(&l);
     if (rc == 0) {
         finish_summary(&l, &st);
         warn_damage(&l, &st);

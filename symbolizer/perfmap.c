@@ -1,17 +1,20 @@
 /*
  * perfmap.c - the perf map file reader; see perfmap.h.
  *
- * Owns: parsing "START SIZE name" lines and looking addresses up in them.
- * Never: fails on a malformed line (it is skipped).
+ * Owns: whose maps are trusted, parsing "START SIZE name" lines and looking
+ * addresses up in them.
+ * Never: fails on a malformed line (it is skipped), or reads a map someone
+ * other than its process's user (or root) could have written.
  */
 #include "perfmap.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "alloc.h"
 #include "arena.h"
+#include "line_reader.h"
 #include "regular_file.h"
 
 struct jit_symbol {
@@ -22,14 +25,19 @@ struct jit_symbol {
 
 struct stoke_perfmap {
     struct jit_symbol *symbols; /* sorted by start, one per start */
-    size_t nsymbols;
+    size_t nsymbols, cap;
     struct stoke_arena names;
 };
 
-/* Parses "START SIZE name"; returns 0 and fills sym, or -1. */
-static int parse_line(struct stoke_perfmap *m, char *line, struct jit_symbol *sym)
+/* Parses "START SIZE name" (line[0..len), NUL-terminated); returns 0 and
+ * fills sym, or -1. */
+static int parse_line(struct stoke_perfmap *m, const char *line, size_t len,
+                      struct jit_symbol *sym)
 {
-    char *p = line, *end;
+    const char *p = line;
+    char *end;
+    if (memchr(line, '\0', len))
+        return -1;
     sym->start = strtoull(p, &end, 16);
     if (end == p || *end != ' ')
         return -1;
@@ -38,10 +46,10 @@ static int parse_line(struct stoke_perfmap *m, char *line, struct jit_symbol *sy
     if (end == p || *end != ' ')
         return -1;
     p = end + 1;
-    size_t len = strcspn(p, "\r\n");
-    if (len == 0)
+    size_t name_len = strcspn(p, "\r");
+    if (name_len == 0)
         return -1;
-    sym->name = stoke_arena_strndup(&m->names, p, len);
+    sym->name = stoke_arena_strndup(&m->names, p, name_len);
     return 0;
 }
 
@@ -66,28 +74,53 @@ static void sort_and_dedup(struct stoke_perfmap *m)
     m->nsymbols = kept;
 }
 
-struct stoke_perfmap *stoke_perfmap_load(const char *path)
+static int trusted(const struct stat *st, uid_t trusted_uid)
 {
+    return st->st_uid == trusted_uid || st->st_uid == 0;
+}
+
+static void add_symbol(struct stoke_perfmap *m, struct jit_symbol *sym)
+{
+    sym->order = m->nsymbols;
+    m->symbols = stoke_grow(m->symbols, &m->cap, m->nsymbols + 1, sizeof *m->symbols);
+    m->symbols[m->nsymbols++] = *sym;
+}
+
+/* Reads the symbols of the first STOKE_MAX_PERFMAP_BYTES of fd. */
+static void read_symbols(struct stoke_perfmap *m, int fd, struct stoke_perfmap_status *status)
+{
+    struct stoke_line_reader reader;
+    const char *line;
+    size_t len;
+    struct jit_symbol sym;
+    stoke_line_reader_init(&reader, fd, STOKE_MAX_PERFMAP_BYTES, STOKE_MAX_PERFMAP_LINE);
+    while (stoke_line_reader_next(&reader, &line, &len))
+        if (parse_line(m, line, len, &sym) == 0)
+            add_symbol(m, &sym);
+    status->bytes_read = reader.bytes_read;
+    status->cut_short = stoke_line_reader_cut_short(&reader);
+    stoke_line_reader_free(&reader);
+}
+
+struct stoke_perfmap *stoke_perfmap_load(const char *path, uid_t trusted_uid,
+                                         struct stoke_perfmap_status *status)
+{
+    struct stat st;
+    memset(status, 0, sizeof *status);
     int fd = stoke_open_regular(path);
-    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-    if (!f) {
-        if (fd >= 0)
-            close(fd);
+    if (fd < 0)
+        return NULL;
+    int readable = fstat(fd, &st) == 0;
+    if (!readable || !trusted(&st, trusted_uid)) {
+        status->untrusted = readable;
+        status->owner = readable ? st.st_uid : 0;
+        close(fd);
         return NULL;
     }
+    status->file_bytes = (uint64_t)st.st_size;
     struct stoke_perfmap *m = stoke_xcalloc(1, sizeof *m);
-    size_t cap = 0, line_cap = 0;
-    char *line = NULL;
-    struct jit_symbol sym;
-    while (getline(&line, &line_cap, f) > 0) {
-        if (parse_line(m, line, &sym) < 0)
-            continue;
-        sym.order = m->nsymbols;
-        m->symbols = stoke_grow(m->symbols, &cap, m->nsymbols + 1, sizeof *m->symbols);
-        m->symbols[m->nsymbols++] = sym;
-    }
-    free(line);
-    fclose(f);
+    read_symbols(m, fd, status);
+    close(fd);
     if (!m->nsymbols) {
         stoke_perfmap_free(m);
         return NULL;

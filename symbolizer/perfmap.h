@@ -3,18 +3,41 @@
  * text (hex START and SIZE) that JIT runtimes write to /tmp/perf-<pid>.map
  * (node --perf-basic-prof, the JVM with perf-map-agent, LuaJIT, ...).
  *
- * Never: guesses a name for an address outside every listed range.
+ * A map is read only when the user given (whose process it names) or root
+ * owns it (process_perfmap.h says why), and only its first
+ * STOKE_MAX_PERFMAP_BYTES, whatever its size (a sparse file of a terabyte
+ * occupies nothing on disk). Lines longer than STOKE_MAX_PERFMAP_LINE bytes
+ * are skipped.
+ *
+ * Never: guesses a name for an address outside every listed range, or
+ * holds more of the file in memory than one line and the names it lists.
  */
 #ifndef STOKE_PERFMAP_H
 #define STOKE_PERFMAP_H
 
 #include <stdint.h>
+#include <sys/types.h>
+
+#define STOKE_MAX_PERFMAP_BYTES (UINT64_C(256) << 20)
+#define STOKE_MAX_PERFMAP_LINE 4096
 
 struct stoke_perfmap;
 
-/* Reads the map file at path; NULL when it cannot be read, is not a regular
- * file or lists nothing. */
-struct stoke_perfmap *stoke_perfmap_load(const char *path);
+/* What loading a map found, for the caller to tell the user. */
+struct stoke_perfmap_status {
+    int untrusted;        /* 1: not read, it belongs to owner */
+    uid_t owner;
+    int cut_short;        /* 1: only the first bytes_read bytes were read */
+    uint64_t bytes_read;
+    uint64_t file_bytes;  /* its size */
+};
+
+/* Reads the map file at path when it is a regular file owned by
+ * trusted_uid or root; NULL when it cannot be read, is not trusted or lists
+ * nothing. status (zeroed first) says why it was not read, or how much of
+ * it was. */
+struct stoke_perfmap *stoke_perfmap_load(const char *path, uid_t trusted_uid,
+                                         struct stoke_perfmap_status *status);
 
 /* The name of the code at addr, or NULL. Later lines of the file win over
  * earlier ones for the same start address (code regions get reused). */

@@ -23,6 +23,10 @@ enum stoke_frame_kind {
     STOKE_KIND_THREAD = 6,  /* synthetic: "thread name (tid)" */
 };
 
+/* The name of the synthetic frame that stands for the callers a stack is
+ * missing (the agent cut it short, or it was deeper than a reader keeps). */
+#define STOKE_INCOMPLETE_STACK "[incomplete stack]"
+
 struct stoke_frame {
     const char *name;   /* function (demangled), or module+0xoffset */
     const char *module; /* basename of the module, "" for none */

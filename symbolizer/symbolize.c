@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "demangler.h"
 #include "hash.h"
 #include "perfmap.h"
+#include "process_perfmap.h"
 #include "regular_file.h"
 #include "stoke_format.h"
 #include "vdso.h"
@@ -195,6 +195,24 @@ static int build_id_matches(struct elf_object *o)
     return o->build_id_len == 0 || (len == o->build_id_len && memcmp(id, o->build_id, len) == 0);
 }
 
+/* A file whose compressed sections claim more than it can hold is read in
+ * part (debuginfo.h): says which section and what is shown instead. */
+static void warn_partial_use(const struct stoke_symbolizer *s, const struct elf_object *o)
+{
+    char why[512];
+    switch (stoke_debuginfo_use(o->debuginfo, why, sizeof why)) {
+    case STOKE_DEBUGINFO_SYMBOLS_ONLY:
+        stoke_warn(s->trace_path, "%s: %s; its functions are named from its symbol table only "
+                   "(no inlined functions, files or lines)", o->path, why);
+        break;
+    case STOKE_DEBUGINFO_UNUSED:
+        stoke_warn(s->trace_path, "%s: %s; its frames are shown as module+offset", o->path, why);
+        break;
+    default:
+        break;
+    }
+}
+
 /* Opens the object's file the first time it is needed. The vDSO comes from
  * this process; a vDSO of another kernel is left unnamed without a warning. */
 static void open_object(struct stoke_symbolizer *s, struct elf_object *o)
@@ -221,6 +239,7 @@ static void open_object(struct stoke_symbolizer *s, struct elf_object *o)
         return;
     }
     o->state = OBJECT_READY;
+    warn_partial_use(s, o);
 }
 
 /* --- naming --------------------------------------------------------------- */
@@ -280,15 +299,8 @@ static void name_in_object(struct stoke_symbolizer *s, struct elf_object *o, uin
 
 static void load_perfmap(struct stoke_symbolizer *s)
 {
-    char path[4096], *dir = stoke_xstrdup(s->trace_path);
     s->perfmap_tried = 1;
-    snprintf(path, sizeof path, "%s/perf-%" PRIu32 ".map", dirname(dir), s->pid);
-    free(dir);
-    s->perfmap = stoke_perfmap_load(path);
-    if (!s->perfmap) {
-        snprintf(path, sizeof path, "/tmp/perf-%" PRIu32 ".map", s->pid);
-        s->perfmap = stoke_perfmap_load(path);
-    }
+    s->perfmap = stoke_process_perfmap(s->trace_path, s->pid);
 }
 
 static void name_jit(struct stoke_symbolizer *s, uint64_t addr, int is_return)

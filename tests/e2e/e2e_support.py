@@ -9,6 +9,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 from collections import Counter
 
 STOKE = os.environ["E2E_STOKE"]
@@ -63,6 +65,30 @@ def run(argv, input=None, env=None, cwd=None, timeout=RUN_TIMEOUT_S):
     except subprocess.TimeoutExpired as e:
         raise TestFailure(f"{' '.join(argv)} did not end within {timeout} s "
                           f"(hang?)\nstderr so far:\n{text(e.stderr)}")
+
+
+def run_measuring_memory(argv, timeout=RUN_TIMEOUT_S):
+    """Runs argv to its end; returns (CompletedProcess, the most memory it
+    held at once, its peak resident set, in MiB)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(argv, stdout=out, stderr=err)
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                kill_quietly(child.pid)
+                os.wait4(child.pid, 0)
+                err.seek(0)
+                raise TestFailure(f"{' '.join(argv)} did not end within {timeout} s "
+                                  f"(hang?)\nstderr so far:\n{text(err.read())}")
+            time.sleep(0.02)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        result = subprocess.CompletedProcess(argv, child.returncode, out.read(), err.read())
+    return result, usage.ru_maxrss / 1024
 
 
 def text(data):

@@ -11,10 +11,11 @@ command) and the documented exit status; nothing crashes:
                      message naming it, and not run (as root)
   unwritable_output  -o under a regular file: 1, and the command not run
   empty_trace        an empty .stoke file: 1
-  bad_folded         folded stacks with malformed lines, a count too large,
-                     counts that add up past the largest, a NUL byte, no
-                     stack at all: 1, one line naming the file, the first
-                     bad line and how many more; the largest total reads
+  bad_folded         folded stacks with malformed lines, empty frame names,
+                     a count too large, counts that add up past the largest,
+                     a NUL byte, no stack at all: 1, one line naming the
+                     file, the first bad line and how many more; the
+                     largest total reads
   foreign_trace      files that are not traces: 1; in a directory with a
                      good trace they are skipped and the good one reports
   truncated_trace    a real trace cut in the middle of its last compressed
@@ -32,16 +33,35 @@ command) and the documented exit status; nothing crashes:
                      a perf map that is one, a FIFO as the trace itself:
                      the report never blocks; the module shows as
                      module+offset, with a warning naming it
+  inflated_sections  a module (right build-id) whose compressed .debug_str,
+                     .debug_info or .strtab really decompresses to 1 GiB:
+                     the report stays small in memory, names the function
+                     from the symbol table (or shows module+offset when the
+                     symbol table is the one inflated) and says which file
+                     and section, once
+  perf_map_bounds    a perf map of 1 GiB, sparse, with names in its first
+                     lines and a line too long among them: the names are
+                     used, the report stays small in memory and says how
+                     much of the map it read
+  planted_perf_map   a /tmp/perf-<pid>.map of another user than the trace's
+                     owner: ignored, with a warning naming it and its owner;
+                     read when the trace's owner or root owns it (as root)
+  deep_folded        folded stacks of megabytes of ';' (empty frame names:
+                     refused, naming the line) and one stack millions of
+                     frames deep (cut to STOKE_MAX_FOLDED_DEPTH, with a
+                     warning): every output format stays small in memory
+                     and in size
 
 usage: test_bad_input.py CASE
 """
 import os
 import shutil
 import stat
-import subprocess
 
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, describe, expect, fresh_dir, main,
-                         program, record, record_ok, run, skip, text, traces_in)
+                         program, record, record_ok, run, run_measuring_memory, skip, text,
+                         traces_in)
+from hostile_inputs import build_id, inflate_section, one_sample_trace
 
 HELLO_LINE = b"hello from a program stoke cannot preload into\n"
 NOBODY_UID = 65534
@@ -162,7 +182,9 @@ def bad_folded():
              "sum.folded": (b"a;b 9223372036854775807\nc;d 1\n",
                             ["sum.folded:2:", "add up to more than 9223372036854775807"]),
              "nul.folded": (b"a;b 1\nx\0y 2\n", ["nul.folded:2:", "NUL byte"]),
-             "comments.folded": (b"# nothing but a comment\n\n", ["comments.folded", "no stacks"])}
+             "comments.folded": (b"# nothing but a comment\n\n", ["comments.folded", "no stacks"]),
+             "empty.folded": (b"a;b 1\na;;b 2\n;c 3\nd; 4\n",
+                              ["empty.folded:2:", "empty frame name", "and 2 more malformed lines"])}
     for name, (data, names) in cases.items():
         path = os.path.join(work, name)
         write_bytes(path, data)
@@ -334,37 +356,10 @@ def planted_trace_link():
     expect(all(m == "0o600" for m in modes.values()), f"file modes {modes}, expected 0600")
 
 
-def leb128(value):
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def record_bytes(record_type, *fields):
-    """One record (include/stoke_format.h): fields are ints (unsigned LEB128)
-    or bytes (length-prefixed)."""
-    payload = b"".join(leb128(f) if isinstance(f, int) else leb128(len(f)) + f
-                       for f in fields)
-    return bytes([record_type]) + leb128(len(payload)) + payload
-
-
 def trace_naming(module_path, pid):
     """A trace of one sample whose stack is an address in module_path and a
     JIT address (named from perf-<pid>.map)."""
-    PROCESS, MAP, STACK, SAMPLES, END = 1, 2, 5, 6, 7
-    records = b"".join([
-        record_bytes(PROCESS, pid, 1, 0, 0, 0, 0, 1000, 1000000, b"demo", b"", b""),
-        record_bytes(MAP, 1, 0x1000, 0x2000, 0, b"", module_path.encode(), 0),
-        # leaf first: JIT address (module 0), then the module's offset 0x1234
-        record_bytes(STACK, 0, 0, 2, 0, 0x7F0000001000 << 1, 1, 0x1234 << 1),
-        record_bytes(SAMPLES, pid, 0, 1, 0, 0, 0),
-        record_bytes(END, 1, 0, 0, 1000, 1)])
-    frame = subprocess.run(["zstd", "-q", "-c"], input=records, stdout=subprocess.PIPE,
-                           check=True).stdout
-    return b"STOKETRC" + bytes([1, 0, 1, 0]) + bytes(4) + frame
+    return one_sample_trace(pid, [(module_path, b"")], [(0, 0x7F0000001000), (1, 0x1234)])
 
 
 def fifo_paths():
@@ -387,6 +382,132 @@ def fifo_paths():
     expect_one_line_error(result, 1, [fifo_trace, "not a trace file"], "a FIFO as the trace")
 
 
+# Far above what stoke needs for these inputs once they are bounded (in the
+# sanitized build too); far below what they cost before.
+MEMORY_LIMIT_MIB = 256
+INFLATED_BYTES = 1 << 30
+
+
+def expect_small(result, peak_mib, what):
+    expect(peak_mib < MEMORY_LIMIT_MIB, f"{what}: stoke held {peak_mib:.0f} MiB at its peak "
+           f"(at most {MEMORY_LIMIT_MIB} MiB expected)", describe(result))
+
+
+def symbol_offset(elf_path, name):
+    result = run(["nm", elf_path])
+    for line in text(result.stdout).splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[2] == name:
+            return int(fields[0], 16)
+    expect(False, f"nm finds no {name} in {elf_path}", describe(result))
+
+
+def inflated_sections():
+    work = fresh_dir("inflated_sections")
+    hello = program("hello")
+    leaf = symbol_offset(hello, "main") + 4
+    shown = {".debug_str": ("main", "symbol table only"), ".debug_info": ("main", "symbol table only"),
+             ".strtab": (None, "module+offset")}
+    for section, (name, outcome) in shown.items():
+        module = os.path.join(work, "hello" + section.replace(".", "-"))
+        elf = inflate_section(hello, section, INFLATED_BYTES, module)
+        trace = os.path.join(work, f"demo{section}.4242.stoke")
+        write_bytes(trace, one_sample_trace(4242, [(module, build_id(elf))], [(1, leaf)]))
+        result, peak = run_measuring_memory([STOKE, "report", trace, "--folded"])
+        what = f"{section} claiming {INFLATED_BYTES} bytes"
+        expect(result.returncode == 0, f"{what}: the report failed", describe(result))
+        frame = name or f"{os.path.basename(module)}+0x{leaf:x}"
+        expect(text(result.stdout) == f"demo (4242);{frame} 1\n",
+               f"{what}: the sample is not shown as {frame}", describe(result))
+        expect_one_line_error(result, 0, [module, f"section {section} claims", outcome], what)
+        expect_small(result, peak, what)
+
+
+def perf_map_bounds():
+    work = fresh_dir("perf_map_bounds")
+    pid = 4243
+    trace = os.path.join(work, f"demo.{pid}.stoke")
+    write_bytes(trace, one_sample_trace(pid, [], [(0, 0x7F0000001010), (0, 0x7F0000002010)]))
+    perf_map = os.path.join(work, f"perf-{pid}.map")
+    with open(perf_map, "wb") as f:
+        f.write(b"7f0000002000 100 caller_fn\n" + b"7f0000003000 100 " + b"x" * 5000 + b"\n" +
+                b"7f0000001000 100 leaf_fn\n")
+        f.truncate(1 << 30)  # sparse: nothing on disk, 1 GiB of zero bytes to read
+    result, peak = run_measuring_memory([STOKE, "report", trace, "--folded"])
+    expect(result.returncode == 0 and text(result.stdout) == f"demo ({pid});caller_fn;leaf_fn 1\n",
+           "the names of the map's first lines are not used", describe(result))
+    expect_one_line_error(result, 0, [perf_map, "first 256 MiB", "768 MiB", "ignored"],
+                          "a perf map of 1 GiB")
+    expect_small(result, peak, "a perf map of 1 GiB")
+
+
+PLANTED_PID = 3987654
+
+
+def planted_perf_map():
+    if os.geteuid() != 0:
+        skip("planted_perf_map", "needs root to give files to another user")
+    work = fresh_dir("planted_perf_map")
+    trace = os.path.join(work, f"demo.{PLANTED_PID}.stoke")
+    write_bytes(trace, one_sample_trace(PLANTED_PID, [], [(0, 0x7F0000001010)]))
+    planted = f"/tmp/perf-{PLANTED_PID}.map"
+    if os.path.lexists(planted):
+        os.unlink(planted)
+    fd = os.open(planted, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    os.write(fd, b"7f0000001000 100 planted_name\n")
+    os.close(fd)
+    named = f"demo ({PLANTED_PID});planted_name 1\n"
+    try:
+        os.chown(planted, NOBODY_UID, -1)
+        result = report(trace)
+        expect(text(result.stdout) == f"demo ({PLANTED_PID});[unknown]+0x7f0000001010 1\n",
+               "a perf map of another user named the trace's code", describe(result))
+        expect_one_line_error(result, 0, [planted, "ignored", "nobody"], "a planted perf map")
+        for trace_owner, map_owner in ((NOBODY_UID, NOBODY_UID), (NOBODY_UID, 0)):
+            os.chown(trace, trace_owner, -1)
+            os.chown(planted, map_owner, -1)
+            result = report(trace)
+            expect(result.returncode == 0 and text(result.stdout) == named and not result.stderr,
+                   f"a map of uid {map_owner} for a trace of uid {trace_owner} is not read",
+                   describe(result))
+    finally:
+        os.unlink(planted)
+
+
+FOLDED_BYTES = 8 << 20
+FORMATS = {"folded": "out.folded", "html": "out.html", "pprof": "out.pb.gz",
+           "speedscope": "out.speedscope.json", "cpuprofile": "out.cpuprofile"}
+
+
+def deep_folded():
+    work = fresh_dir("deep_folded")
+    semicolons = os.path.join(work, "semicolons.folded")
+    write_bytes(semicolons, b";" * FOLDED_BYTES + b" 1\n")
+    deep = os.path.join(work, "deep.folded")
+    write_bytes(deep, b"a;" * (FOLDED_BYTES // 2) + b"leaf 3\nmain;work 2\n")
+    for format_name, name in FORMATS.items():
+        out = os.path.join(work, name)
+        result, peak = run_measuring_memory([STOKE, "report", semicolons, "--format",
+                                             format_name, "-o", out])
+        what = f"{FOLDED_BYTES} bytes of ';' as {format_name}"
+        expect_one_line_error(result, 1, ["semicolons.folded:1:", "empty frame name"], what)
+        expect_small(result, peak, what)
+        result, peak = run_measuring_memory([STOKE, "report", deep, "--format", format_name,
+                                             "-o", out])
+        what = f"a stack {FOLDED_BYTES // 2} frames deep as {format_name}"
+        expect(result.returncode == 0, f"{what}: the report failed", describe(result))
+        expect_messages(result, ["deep.folded", "1 stack deeper than 4096 frames", "cut"], what)
+        expect_small(result, peak, what)
+        expect(os.path.getsize(out) < 1 << 20, f"{what}: {os.path.getsize(out)} bytes written")
+    folded = Folded(open(os.path.join(work, "out.folded")).read())
+    deepest = max(folded.stacks, key=len)
+    expect(len(deepest) == 4096 and deepest[:3] == ("a", "[incomplete stack]", "a") and
+           deepest[-1] == "leaf" and folded.stacks[deepest] == 3 and
+           folded.stacks[("main", "work")] == 2,
+           "the deep stack is not its root, [incomplete stack] and its innermost frames",
+           folded.top())
+
+
 if __name__ == "__main__":
     raise SystemExit(main({
         "missing_command": missing_command, "not_executable": not_executable,
@@ -395,4 +516,6 @@ if __name__ == "__main__":
         "bad_folded": bad_folded,
         "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
         "corrupted_trace": corrupted_trace, "newer_version": newer_version,
-        "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths}))
+        "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths,
+        "inflated_sections": inflated_sections, "perf_map_bounds": perf_map_bounds,
+        "planted_perf_map": planted_perf_map, "deep_folded": deep_folded}))

@@ -5,12 +5,14 @@
  */
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include "fuzz_file.h"
 #include "perfmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct stoke_perfmap *m = stoke_perfmap_load(fuzz_file(data, size));
+    struct stoke_perfmap_status status;
+    struct stoke_perfmap *m = stoke_perfmap_load(fuzz_file(data, size), geteuid(), &status);
     if (!m)
         return 0;
     uint64_t addr = 0;

@@ -36,6 +36,12 @@
  *   main;run;late_d     (s-1) x 512 KiB, 8(s-1), the same (only when s >= 2)
  *   main;early_e        100, 1, 100, 1 (only when s == 1)
  *
+ *   make_trace notes OUT COUNT
+ *
+ * writes a trace of process demo (4242) holding COUNT NOTE records ("note
+ * 1" to "note COUNT", warnings), then 5 samples of one JIT stack: a flood
+ * of messages in a small file.
+ *
  *   make_trace bench OUT SAMPLES STACKS BINARY...
  *
  * writes SAMPLES samples over STACKS distinct stacks of depth 8..31 made of
@@ -548,6 +554,32 @@ static int damaged(const char *kind, const char *out, const char *info)
     return 0;
 }
 
+/* --- a flood of notes ------------------------------------------------------ */
+
+static int note_flood(const char *out, long count)
+{
+    struct writer w;
+    char text[64];
+    uint32_t stack[] = {0}, weight[] = {5};
+    struct code_address jit[] = {{0, 0x7f0000001010}};
+    start_writer(&w, out);
+    rec_process(&w, "/nonexistent/demo", 1003009);
+    for (long i = 1; i <= count; i++) {
+        snprintf(text, sizeof text, "note %ld", i);
+        put_u(&w, 1);
+        put_str(&w, text);
+        end_record(&w, STOKE_REC_NOTE);
+        if (i % 10000 == 0)
+            flush_frame(&w);
+    }
+    rec_stack(&w, 0, 0, jit, 1);
+    rec_samples(&w, PID, stack, weight, 1);
+    rec_end(&w, 5, 0);
+    flush_frame(&w);
+    printf("bytes %ld\n", finish_writer(&w));
+    return 0;
+}
+
 /* --- benchmark input ------------------------------------------------------ */
 
 static uint64_t next_random(uint64_t *state)
@@ -616,6 +648,7 @@ static int usage(void)
     fprintf(stderr, "usage: make_trace valid|truncated|corrupted|garbled|mismatch|nosamples|"
                     "foreign|newer|empty|headeronly OUT [INFO]\n"
                     "       make_trace heap OUT SEQ signal|api|exit|peak [UNTRACKED]\n"
+                    "       make_trace notes OUT COUNT\n"
                     "       make_trace bench OUT SAMPLES STACKS BINARY...\n");
     return 2;
 }
@@ -657,6 +690,8 @@ int main(int argc, char **argv)
     if (strcmp(kind, "heap") == 0 && argc > 4)
         return heap_snapshot(out, strtoull(argv[3], NULL, 10), argv[4],
                              argc > 5 ? strtoull(argv[5], NULL, 10) : 0);
+    if (strcmp(kind, "notes") == 0 && argc > 3)
+        return note_flood(out, atol(argv[3]));
     if (strcmp(kind, "bench") == 0 && argc > 5)
         return bench(out, atol(argv[3]), atol(argv[4]), argv + 5, argc - 5);
     return usage();

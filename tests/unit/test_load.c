@@ -5,7 +5,8 @@
  * names, an inlined function as its own frame with file:line (also one
  * inlined across units by link-time optimization), a C++ name
  * demangled, libc and vDSO frames, JIT names from a perf map, unnamed code
- * as module+offset, a changed binary, damaged traces, summaries.
+ * as module+offset, a changed binary, damaged traces, summaries, a flood of
+ * notes.
  *
  * Never: tests the reader's byte accounting alone (test_reader.c does).
  */
@@ -286,6 +287,35 @@ static void test_two_traces(void)
     stoke_profile_free(p);
 }
 
+static size_t count_lines(const char *text)
+{
+    size_t n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+/* A trace of 200,000 notes (100 KB): the first ten are shown, then one line
+ * counts the others, and the samples still load. */
+static void test_note_flood(void)
+{
+    char path[256], cmd[1024], err[512];
+    scratch_path(path, sizeof path, "notes.stoke");
+    snprintf(cmd, sizeof cmd, "'%s' notes '%s' 200000", MAKE_TRACE, path);
+    free(run_capture(cmd));
+    struct stoke_profile *p = stoke_profile_new();
+    stderr_begin();
+    CHECK(stoke_load_trace(p, path, NULL, err, sizeof err) == 0);
+    char *said = stderr_end();
+    CHECK(count_lines(said) == 11);
+    CHECK(strstr(said, "notes.stoke: warning: note 10\n") != NULL);
+    CHECK(strstr(said, "note 11\n") == NULL);
+    CHECK(strstr(said, "notes.stoke: ... and 199990 more notes\n") != NULL);
+    CHECK(stoke_profile_total(p, 0) == 5);
+    free(said);
+    stoke_profile_free(p);
+}
+
 /* Runs a target program that prints its stack (sym_target_cpp,
  * sym_target_lto), makes a trace of it and loads it. *line: where its
  * inlined leaf is defined. */
@@ -378,6 +408,7 @@ int main(void)
     test_unusable("newer", "upgrade stoke");
     test_unusable("headeronly", "record again");
     test_two_traces();
+    test_note_flood();
 #ifdef SYM_TARGET_CPP
     test_cpp_program();
 #endif
