@@ -17,10 +17,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "agent_fds.h"
 #include "config.h"
 #include "dump_signal.h"
 #include "exec_env.h"
 #include "exit_signals.h"
+#include "foreign_allocator.h"
 #include "heap.h"
 #include "log.h"
 #include "modules.h"
@@ -85,6 +87,7 @@ static int start_trace(void)
         .heap_peak = config.heap_peak,
         .heap_interval = config.heap_interval,
         .heap_signal = dump_signal_number(),
+        .heap_note = config.heap_interval ? foreign_allocator_note() : NULL,
     };
     return writer_start(&p);
 }
@@ -122,6 +125,8 @@ static void start_process(void)
     }
     if (timers_note())
         agent_log("%s", timers_note());
+    if (config.heap_interval && foreign_allocator_note())
+        agent_log("%s", foreign_allocator_note());
     if (start_trace()) {
         timers_stop(t);
         timers_stop_process();
@@ -248,6 +253,7 @@ static void agent_start(void)
     if (pthread_key_create(&thread_exit_key, on_thread_exit))
         return;
     exec_env_save();
+    agent_fds_init();
     if (unwind_init()) { /* first: it loads libunwind, which the module scan must see */
         agent_log("cannot set up stack unwinding; not profiling");
         return;

@@ -129,6 +129,8 @@ static int write_contents(struct trace_file *f, const struct process_description
     records_clear(&recs);
     recs.failed = 0;
     records_process(&recs, d);
+    if (d->heap_note)
+        records_note(&recs, d->heap_note);
     records_new_maps(&recs, 0, (now_ns(CLOCK_MONOTONIC) - d->start_ns) / 1000);
     struct stack_values *values;
     size_t n;

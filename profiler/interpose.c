@@ -11,6 +11,9 @@
  *   exec*           the trace is finished before the image is replaced, and
  *                   an environment without stoke's variables gets them back
  *   _exit, _Exit    the trace is finished (no destructor runs)
+ *   close,          the agent's own descriptors are not the program's to
+ *   close_range,    close (agent_fds.h)
+ *   closefrom
  *   listen          the first TCP port is reported to stoke record -P
  *   sigprocmask,    keep the heap dump signal blocked in the program's
  *   pthread_sigmask threads while reporting the program's own wish, and
@@ -59,6 +62,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agent_fds.h"
 #include "dump_signal.h"
 #include "exit_signals.h"
 #include "sampler.h"
@@ -394,6 +398,11 @@ static long raw_sigprocmask(long how, const void *set, void *old, long size)
     return ret;
 }
 
+static int raw_close_range(unsigned first, unsigned last, int flags)
+{
+    return (int)real_syscall(SYS_close_range, first, last, flags);
+}
+
 /* libc's syscall(): what a C program does without a libc wrapper goes
  * past the agent's other interposers, so the calls they exist for are
  * looked at here too. Six arguments are passed on, as libc's own does. */
@@ -422,6 +431,15 @@ AGENT_EXPORT long syscall(long number, ...)
     case SYS_exit:
         agent_thread_vanishing();
         break;
+    case SYS_close:
+        if (agent_fds_owned((int)a[0])) {
+            errno = EBADF;
+            return -1;
+        }
+        break;
+    case SYS_close_range:
+        return agent_fds_program_close_range((unsigned)a[0], (unsigned)a[1], (int)a[2],
+                                             raw_close_range);
     }
     return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
@@ -687,6 +705,44 @@ AGENT_EXPORT int listen(int fd, int backlog)
     if (ret == 0)
         port_report_listening(fd);
     return ret;
+}
+
+/* --- the agent's descriptors ---------------------------------------------- */
+
+AGENT_EXPORT int close(int fd)
+{
+    static __typeof__(&close) real;
+    if (agent_fds_owned(fd)) {
+        errno = EBADF; /* as for a descriptor that is not open: without stoke it is not */
+        return -1;
+    }
+    if (!real)
+        real = REAL(close);
+    return real(fd);
+}
+
+static int real_close_range(unsigned first, unsigned last, int flags)
+{
+    static __typeof__(&close_range) real;
+    if (!real)
+        real = REAL(close_range);
+    return real(first, last, flags);
+}
+
+AGENT_EXPORT int close_range(unsigned first, unsigned last, int flags)
+{
+    return agent_fds_program_close_range(first, last, flags, real_close_range);
+}
+
+/* A kernel without close_range (before 5.9) gets libc's own, which may
+ * close the agent's descriptors too (its trace then stops, safely). */
+AGENT_EXPORT void closefrom(int lowfd)
+{
+    int saved_errno = errno;
+    if (lowfd >= 0 && agent_fds_program_close_range((unsigned)lowfd, ~0u, 0, real_close_range) &&
+        errno == ENOSYS)
+        REAL(closefrom)(lowfd);
+    errno = saved_errno;
 }
 
 /* --- exit without destructors ------------------------------------------- */

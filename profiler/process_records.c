@@ -55,6 +55,14 @@ void records_process(struct records *r, const struct process_description *d)
     records_end(r);
 }
 
+void records_note(struct records *r, const char *text)
+{
+    records_begin(r, STOKE_REC_NOTE);
+    records_u(r, 1);
+    records_str(r, text);
+    records_end(r);
+}
+
 struct map_visit {
     struct records *r;
     uint64_t time_us;

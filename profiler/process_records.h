@@ -18,6 +18,7 @@ struct process_description {
     uint64_t start_ns;    /* CLOCK_MONOTONIC at the process's start */
     uint64_t heap_interval; /* mean bytes between heap samples; 0: no heap tracking */
     int heap_signal;      /* the heap snapshot signal; 0: none */
+    const char *heap_note; /* a warning every heap snapshot carries, or NULL */
     char comm[64];        /* command name, safe for a file name */
 };
 
@@ -25,6 +26,9 @@ struct process_description {
 void process_read_comm(struct process_description *d);
 
 void records_process(struct records *r, const struct process_description *d);
+
+/* A NOTE record: a warning for whoever reads the trace. */
+void records_note(struct records *r, const char *text);
 
 /* MAP records for the modules with id > after_id; returns the last id. */
 uint32_t records_new_maps(struct records *r, uint32_t after_id, uint64_t time_us);

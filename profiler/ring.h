@@ -14,10 +14,13 @@
 
 #define RING_WORDS 8192 /* 64 KiB: ~60 ms of 128-frame stacks at 997 Hz */
 
+#define RING_MAX_WEIGHT 0xffff
+
 struct ring_sample {
     uint64_t time_ns;  /* CLOCK_MONOTONIC when the sample was taken */
     uint32_t nframes;
     uint32_t flags;    /* STOKE_STACK_* */
+    uint32_t weight;   /* the periods it stands for, 1..RING_MAX_WEIGHT */
     const uint64_t *frames; /* leaf first; consumer side: valid until ring_pop */
 };
 
@@ -28,8 +31,8 @@ struct ring {
 };
 
 /* Producer: copies the sample in. Returns 0, or -1 when the ring is full. */
-int ring_push(struct ring *r, uint64_t time_ns, uint32_t flags, const uint64_t *frames,
-              uint32_t nframes);
+int ring_push(struct ring *r, uint64_t time_ns, uint32_t flags, uint32_t weight,
+              const uint64_t *frames, uint32_t nframes);
 
 /* Consumer: reads the oldest sample into *s, copying its frames into
  * scratch (STOKE_MAX_FRAMES words). Returns 0, or -1 when empty. */

@@ -27,6 +27,7 @@
 #include "signal_view.h"
 #include "modules.h"
 #include "program_action.h"
+#include "sandbox.h"
 #include "threads.h"
 #include "timers.h"
 #include "unwind.h"
@@ -54,6 +55,7 @@ static uint64_t handler_clock_ns(const struct thread_state *t)
 struct sample_request {
     struct thread_state *t;
     const ucontext_t *uc;
+    uint32_t weight;
 };
 
 /* On the agent's stack (signal_stack_run): the unwind needs about 11 KiB. */
@@ -71,7 +73,7 @@ static void take_sample_here(void *arg)
         uint32_t flags;
         uint32_t n = unwind_stack(&from, t->frames, STOKE_MAX_FRAMES, &flags);
         modules_leave();
-        if (ring_push(&t->ring, start, flags, t->frames, n))
+        if (ring_push(&t->ring, start, flags, r->weight, t->frames, n))
             atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
         else
             atomic_fetch_add_explicit(&t->samples, 1, memory_order_relaxed);
@@ -80,9 +82,9 @@ static void take_sample_here(void *arg)
         atomic_fetch_add_explicit(&t->handler_ns, monotonic_ns() - start, memory_order_relaxed);
 }
 
-static void take_sample(struct thread_state *t, const ucontext_t *uc)
+static void take_sample(struct thread_state *t, const ucontext_t *uc, uint32_t weight)
 {
-    struct sample_request r = {t, uc};
+    struct sample_request r = {t, uc, weight};
     signal_stack_run(t, take_sample_here, &r, arch_interrupted_sp(uc));
 }
 
@@ -160,6 +162,34 @@ static int starved_by_sampling(const struct thread_state *t)
     return !t->strict && monotonic_ns() - t->sample_end_ns < timers_period_ns() / 2;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The periods of the thread's CPU time this sample stands for. A perf
+ * task-clock event counts all the thread's time, but the agent asks for
+ * its signals in user mode only (one landing in a system call could cut
+ * the call short with EINTR), so an expiry while the thread runs in the
+ * kernel brings no signal: the next sample stands for it too, as it does
+ * for one dropped to let a starved thread run. A POSIX timer says what it
+ * missed itself. 1 in a thread that may make no system call. */
+static uint32_t sample_weight(struct thread_state *t, const siginfo_t *info)
+{
+    if (info->si_code == SI_TIMER)
+        return 1 + (uint32_t)(info->si_overrun > 0 ? info->si_overrun : 0);
+    if (t->strict || sandbox_threads_restricted() || !t->sample_cpu_ns) {
+        t->sample_cpu_ns = t->strict || sandbox_threads_restricted() ? 0 : thread_cpu_ns();
+        return 1;
+    }
+    uint64_t now = thread_cpu_ns(), period = timers_period_ns();
+    uint64_t periods = (now - t->sample_cpu_ns + period / 2) / period;
+    t->sample_cpu_ns = now;
+    return periods < 1 ? 1 : periods > RING_MAX_WEIGHT ? RING_MAX_WEIGHT : (uint32_t)periods;
+}
+
 static void on_sample_signal(int signo, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
@@ -179,7 +209,7 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
         }
         t->in_handler = 1;
         dump_signal_fix_interrupted_mask(context);
-        take_sample(t, context);
+        take_sample(t, context, sample_weight(t, info));
         t->sample_end_ns = handler_clock_ns(t);
         t->in_handler = 0;
     }

@@ -44,6 +44,7 @@ struct thread_state {
     int in_handler;
     int strict;                       /* in seccomp strict mode: no clock, no system call */
     uint64_t sample_end_ns;           /* handler: when its last sample ended */
+    uint64_t sample_cpu_ns;           /* handler: the thread's CPU time then; 0: none yet */
     int name_sent;                    /* writer: THREAD record written */
     char name[16];
     uint64_t frames[STOKE_MAX_FRAMES]; /* handler scratch */

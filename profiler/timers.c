@@ -18,6 +18,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "agent_fds.h"
+
 static int engine;
 static int sample_signal;
 static uint64_t period_ns;
@@ -46,7 +48,8 @@ static int perf_start(struct thread_state *t)
     attr.disabled = 1;
     attr.exclude_kernel = 1; /* signals only in user mode: never EINTR */
     attr.exclude_hv = 1;
-    int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    int fd = agent_fds_adopt((int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
+                                          PERF_FLAG_FD_CLOEXEC));
     if (fd < 0)
         return -1;
     struct f_owner_ex owner = {F_OWNER_TID, t->tid};
@@ -60,7 +63,7 @@ static int perf_start(struct thread_state *t)
         fcntl(fd, F_SETOWN_EX, &owner) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
         t->timer.first_pending = 0;
         t->timer.perf_fd = -1;
-        close(fd);
+        agent_fds_close(fd);
         return -1;
     }
     return 0;
@@ -152,7 +155,9 @@ void timers_stop(struct thread_state *t)
     int fd = atomic_exchange(&t->timer.perf_fd, -1);
     if (fd >= 0 && still_our_event(fd, t->tid)) {
         ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-        close(fd);
+        agent_fds_close(fd);
+    } else if (fd >= 0) {
+        agent_fds_forget(fd);
     }
     if (atomic_exchange(&t->timer.posix_armed, 0))
         timer_delete(t->timer.posix_timer);
@@ -200,7 +205,9 @@ void timers_forget(struct thread_state *t)
 {
     int fd = atomic_exchange(&t->timer.perf_fd, -1);
     if (fd >= 0 && still_our_event(fd, t->tid))
-        close(fd); /* our copy only; the parent's event lives on */
+        agent_fds_close(fd); /* our copy only; the parent's event lives on */
+    else if (fd >= 0)
+        agent_fds_forget(fd);
     atomic_store(&t->timer.posix_armed, 0); /* not inherited by fork */
 }
 

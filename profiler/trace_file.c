@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "agent_fds.h"
 #include "log.h"
 #include "stoke_format.h"
 
@@ -45,7 +46,8 @@ static int create_exclusive(struct trace_file *f, const char *dir, const char *c
             snprintf(f->path, sizeof f->path, "%s/%s.%d.stoke", dir, comm, (int)pid);
         else
             snprintf(f->path, sizeof f->path, "%s/%s.%d.%d.stoke", dir, comm, (int)pid, n);
-        f->fd = open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        f->fd = agent_fds_adopt(open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                                                      O_CLOEXEC, 0600));
         if (f->fd >= 0 || errno != EEXIST)
             return f->fd;
     }
@@ -107,7 +109,8 @@ int trace_file_create(struct trace_file *f, const char *path)
         return -1;
     }
     strcpy(f->path, path);
-    f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    f->fd = agent_fds_adopt(open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                 0600));
     if (f->fd < 0)
         return -1;
     if (start_file(f)) {
@@ -142,7 +145,8 @@ int trace_file_write_frame(struct trace_file *f, const void *records, size_t len
     if (ZSTD_isError(n))
         return -1;
     if (!still_ours(f)) {
-        agent_log("the program closed the trace file %s; profiling stops", f->path);
+        agent_log("the program replaced the trace file %s; profiling stops", f->path);
+        agent_fds_forget(f->fd);
         f->fd = -1;
         return -1;
     }
@@ -158,7 +162,9 @@ int trace_file_write_frame(struct trace_file *f, const void *records, size_t len
 void trace_file_close(struct trace_file *f)
 {
     if (f->fd >= 0 && still_ours(f))
-        close(f->fd);
+        agent_fds_close(f->fd);
+    else if (f->fd >= 0)
+        agent_fds_forget(f->fd);
     f->fd = -1;
     ZSTD_freeCCtx(f->cctx);
     f->cctx = NULL;

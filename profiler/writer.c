@@ -90,13 +90,6 @@ static uint64_t since_start_us(uint64_t ns)
 
 /* --- records ------------------------------------------------------------ */
 
-static void emit_note(const char *text)
-{
-    records_begin(&recs, STOKE_REC_NOTE);
-    records_u(&recs, 1);
-    records_str(&recs, text);
-    records_end(&recs);
-}
 
 static void emit_module_changes(void)
 {
@@ -198,7 +191,8 @@ static void drain_thread(struct thread_state *t, void *arg)
     struct ring_sample s;
     note_thread(t);
     while (!ring_pop(&t->ring, &s, scratch)) /* time 0: taken without a clock */
-        add_sample(t->tid, s.time_ns ? s.time_ns : monotonic_ns(), s.frames, s.nframes, s.flags, 1);
+        add_sample(t->tid, s.time_ns ? s.time_ns : monotonic_ns(), s.frames, s.nframes, s.flags,
+                   s.weight);
     emit_samples(t->tid);
     if (exited) {
         if (atomic_load(&t->state) == THREAD_VANISHED) { /* it could release nothing itself */
@@ -242,8 +236,8 @@ static int snapshot(const char *path, int trigger, char *written, size_t cap)
     if (ret)
         agent_log("cannot write a heap snapshot in %s: %s", path ? path : output_dir,
                   strerror(errno));
-    else if (trigger != STOKE_HEAP_PEAK)
-        agent_log("heap snapshot written to %s", written);
+    else if (trigger == STOKE_HEAP_SIGNAL || trigger == STOKE_HEAP_API)
+        agent_log("heap snapshot written to %s", written); /* the ones asked for */
     return ret;
 }
 
@@ -414,6 +408,7 @@ int writer_start(const struct writer_process *p)
     process.start_ns = start_ns;
     process.heap_interval = p->heap_interval;
     process.heap_signal = p->heap_signal;
+    process.heap_note = p->heap_note;
     process_read_comm(&process);
     snprintf(output_dir, sizeof output_dir, "%s", p->output_dir);
     heap_peak = p->heap_peak;
@@ -428,7 +423,7 @@ int writer_start(const struct writer_process *p)
         return -1;
     records_process(&recs, &process);
     if (p->note)
-        emit_note(p->note);
+        records_note(&recs, p->note);
     flush(); /* at once: stoke heap reads the process's settings from it */
     init_conditions();
     sigset_t all, old;

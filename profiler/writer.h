@@ -20,6 +20,7 @@ struct writer_process {
     int heap_peak;        /* keep a snapshot of the highest live heap */
     uint64_t heap_interval; /* 0: heap tracking off */
     int heap_signal;      /* 0: no snapshot signal */
+    const char *heap_note; /* a warning every heap snapshot carries, or NULL */
 };
 
 /* Opens this process's trace, writes its PROCESS record and starts the
