@@ -43,9 +43,12 @@ static int engine;
 static int sample_signal;
 static pthread_key_t thread_exit_key;
 
+/* A vfork child shares the agent's memory and must not take the profile
+ * for its own: it shows by its pid. Under a seccomp filter getpid may be
+ * forbidden, and the profile is trusted to be this process's. */
 int agent_active(void)
 {
-    return profiled_pid && (pid_t)syscall(SYS_getpid) == profiled_pid;
+    return profiled_pid && (sandbox_filtered() || (pid_t)syscall(SYS_getpid) == profiled_pid);
 }
 
 static void on_thread_exit(void *state)
@@ -211,6 +214,12 @@ void agent_thread_going_strict(void)
     t->strict = 1; /* first: a sample landing meanwhile reads no clock */
     atomic_signal_fence(memory_order_seq_cst);
     timers_settle(t);
+}
+
+void agent_before_filter(void)
+{
+    if (agent_active())
+        threads_for_each_live(timers_settle);
 }
 
 void agent_thread_vanishing(void)

@@ -11,7 +11,8 @@
 /* The agent is built with hidden visibility; these are its exported names. */
 #define AGENT_EXPORT __attribute__((visibility("default")))
 
-/* 1 while this process is being profiled (not in a vfork child). */
+/* 1 while this process is being profiled (not in a vfork child, unless
+ * under a seccomp filter, where the pid is not asked). */
 int agent_active(void);
 
 /* Starts one of the agent's own threads, which is never sampled. */
@@ -48,6 +49,10 @@ void agent_before_exit(void);
  * faults there. Its samples are taken without a clock from now on (the
  * writer stamps them), and its sampling clock makes no more system calls. */
 void agent_thread_going_strict(void);
+
+/* A seccomp filter may come: no sampling clock may need a system call
+ * from its handler any more. */
+void agent_before_filter(void);
 
 /* The calling thread ends through the raw exit system call (no key
  * destructor runs). Makes no system call. */

@@ -30,6 +30,23 @@ static inline uintptr_t arch_interrupted_sp(const ucontext_t *uc)
     return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 }
 
+/* 1 when the 8 bytes before an address (before[7] the last) may end a call
+ * instruction, as the bytes before a return address do: call rel32 (E8),
+ * or FF /2, an indirect call through a register or memory (2 to 7 bytes
+ * with a REX prefix or displacement). Data seldom looks like that, so a
+ * "return address" that fails this is not one (a walk that went astray). */
+static inline int arch_follows_call(const uint8_t before[8])
+{
+    if (before[3] == 0xe8)
+        return 1;
+    for (int length = 2; length <= 7; length++) {
+        const uint8_t *start = before + 8 - length;
+        if (start[0] == 0xff && ((start[1] >> 3) & 7) == 2)
+            return 1;
+    }
+    return 0;
+}
+
 /* Calls fn(arg) with the stack pointer at top (16-byte aligned, the top of
  * a stack the caller owns), and returns on the caller's own stack. The
  * caller's red zone is never touched: the call pushes onto the other

@@ -183,6 +183,7 @@ static void before_seccomp(int strict)
         agent_thread_going_strict();
     } else {
         sandbox_expect_filter();
+        agent_before_filter();
         heap_threads_coming();
     }
 }

@@ -6,6 +6,7 @@
  */
 #include "program_end.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "procfs.h"
@@ -25,6 +26,19 @@ static int main_thread_ended(void)
     state += strlen("\nState:");
     state += strspn(state, " \t");
     return *state == 'Z';
+}
+
+/* Field 52 of /proc/self/stat (the main thread's): its exit code, as
+ * waitpid gives it. Fields after the command name (which may hold spaces
+ * and parentheses) start with the 3rd. */
+int program_end_main_status(void)
+{
+    size_t len = procfs_read("/proc/self/stat", status, sizeof status - 1);
+    status[len] = 0;
+    const char *field = strrchr(status, ')');
+    for (int number = 2; field && number < 52; number++)
+        field = strchr(field + 1, ' ');
+    return field ? (atoi(field + 1) >> 8) & 0xff : 0;
 }
 
 enum program_end program_end_check(void)

@@ -9,8 +9,9 @@
  * writer counts as a thread there, so under stoke that last thread leaves
  * alone, and the process would go on with the writer only. A thread may
  * also leave through the raw exit system call (one in seccomp strict mode
- * must): then the process ends once no thread is left, with the status
- * its main thread gave, and no exit handler runs.
+ * must): then the process ends once no thread is left, and no exit
+ * handler runs; its status is the one the last thread gives, which must
+ * be the main thread's own, as it would have been the last.
  *
  * Writer thread only. Not under a seccomp filter (it reads /proc).
  */
@@ -24,5 +25,8 @@ enum program_end {
 };
 
 enum program_end program_end_check(void);
+
+/* After PROGRAM_LEFT_RAW: the status the main thread gave its exit. */
+int program_end_main_status(void);
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "agent_fds.h"
+#include "sandbox.h"
 
 static int engine;
 static int sample_signal;
@@ -43,7 +44,9 @@ static int perf_start(struct thread_state *t)
     attr.size = sizeof attr;
     attr.type = PERF_TYPE_SOFTWARE;
     attr.config = PERF_COUNT_SW_TASK_CLOCK;
-    attr.sample_period = 1 + random_below(period_ns);
+    /* the randomized first period is lengthened by an ioctl in the
+     * handler, a system call a seccomp filter may not allow */
+    attr.sample_period = sandbox_threads_restricted() ? period_ns : 1 + random_below(period_ns);
     attr.wakeup_events = 1;
     attr.disabled = 1;
     attr.exclude_kernel = 1; /* signals only in user mode: never EINTR */
@@ -57,7 +60,7 @@ static int perf_start(struct thread_state *t)
      * ioctl, and must find the short first period to lengthen (else every
      * few nanoseconds of CPU would bring a signal, for good). */
     t->timer.perf_fd = fd;
-    t->timer.first_pending = 1;
+    t->timer.first_pending = attr.sample_period != period_ns;
     atomic_signal_fence(memory_order_seq_cst);
     if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) || fcntl(fd, F_SETSIG, sample_signal) ||
         fcntl(fd, F_SETOWN_EX, &owner) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {

@@ -34,7 +34,8 @@ void timers_stop_process(void);
 void timers_on_sample(struct thread_state *t);
 
 /* Finishes the randomized first period now, so that no later sample makes
- * a system call for it (before seccomp strict mode). Normal context. */
+ * a system call for it (before a seccomp filter or strict mode). Any
+ * thread, for any thread's clock. */
 void timers_settle(struct thread_state *t);
 
 /* Handler: 1 when the signal came from stoke's sampling clocks. */

@@ -13,6 +13,7 @@
 #include <libunwind.h>
 #include <string.h>
 
+#include "arch_x86_64.h"
 #include "modules.h"
 #include "safe_memory.h"
 #include "stoke_format.h"
@@ -189,6 +190,24 @@ int unwind_init(void)
     return 0;
 }
 
+/* A return address outside every known module (JIT code, or a walk that
+ * went astray through a register that was not a frame pointer) is kept
+ * only when the bytes before it end a call instruction. */
+static int plausible_return(struct walk_state *w, uint64_t ip)
+{
+    if (modules_readable(ip - 1, 1))
+        return 1;
+    uint8_t before[16]; /* the aligned words that hold [ip - 8, ip) */
+    uintptr_t first = (ip - 8) & ~(uintptr_t)7;
+    uint64_t word;
+    for (int i = 0; i < 2; i++) {
+        if (safe_memory_read_word(&w->pages, first + 8 * (uintptr_t)i, &word))
+            return 0;
+        memcpy(before + 8 * i, &word, sizeof word);
+    }
+    return arch_follows_call(before + (ip - 8 - first));
+}
+
 static uint32_t walk(struct walk_state *w, uint64_t *frames, uint64_t *slots, uint32_t max,
                      uint32_t *flags)
 {
@@ -218,6 +237,10 @@ static uint32_t walk(struct walk_state *w, uint64_t *frames, uint64_t *slots, ui
         unw_word_t ip, sp;
         if (lib.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0)
             return n;
+        if (!plausible_return(w, ip)) {
+            *flags |= STOKE_STACK_PARTIAL;
+            return n;
+        }
         if (slots) /* the call pushed the return address just below the caller's sp */
             slots[n] = interrupted || lib.get_reg(&cursor, UNW_REG_SP, &sp) < 0
                            ? 0

@@ -345,7 +345,7 @@ static void end_process(enum program_end how)
     pthread_mutex_unlock(&state_lock);
     if (how == PROGRAM_LEFT_THROUGH_LIBC)
         exit(0);
-    syscall(SYS_exit, 0); /* the main thread's status stands */
+    syscall(SYS_exit, program_end_main_status()); /* the last thread's status is the process's */
 }
 
 static void *writer_main(void *arg)

@@ -11,8 +11,8 @@ libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
 protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev zlib1g-dev
 libcurl4-openssl-dev protobuf-compiler golang-go
 wrk apache2-utils nginx-light redis-server clang libclang-rt-14-dev"
-# The real programs of tests/reliability.
-packages="$packages perl git sqlite3 xz-utils bc redis-tools"
+# The real programs and runtimes of tests/reliability.
+packages="$packages perl git sqlite3 xz-utils bc redis-tools default-jdk-headless"
 # The C library's debug info: reports name its internal functions
 # (__libc_start_call_main, _int_malloc) instead of libc.so.6+0x... offsets.
 packages="$packages libc6-dbg"

@@ -22,6 +22,13 @@ the program unharmed, nothing lost.
                     agent's tables cannot grow: what it could not track is
                     counted and the report says so, what it tracked stays
                     exact (leak_before_limit 1 MiB, the freed blocks 0)
+  own_malloc        a program that exports a malloc of its own (which comes
+                    before the agent's): its output is a bare run's, and
+                    stoke says once, and the snapshot's report says, that no
+                    allocation reaches the hooks (not an empty heap as if
+                    that were the truth)
+  short_processes   a shell loop of 40 short processes under --heap: one
+                    exit snapshot each, no line of the agent's per process
 
 usage: test_bad_input.py CASE
 """
@@ -143,7 +150,43 @@ def oom():
            "the report does not say that allocations went untracked", describe(reported))
 
 
+OWN_MALLOC_NOTE = "the program uses its own malloc"
+
+
+def own_malloc():
+    out = fresh_dir("own_malloc")
+    argv = [program("own_malloc")]
+    profiled = record_heap(out, argv)
+    expect_same_as_bare(run(argv), profiled, "own_malloc")
+    said = text(profiled.stderr).count(f"stoke: {OWN_MALLOC_NOTE}")
+    expect(said == 1, f"stoke said {said} times that the program has its own malloc",
+           describe(profiled))
+    reported = run([STOKE, "report", exit_snapshot(out), "-o", f"{out}/heap.html"])
+    expect(reported.returncode == 0 and OWN_MALLOC_NOTE in text(reported.stderr),
+           "the snapshot's report does not say the program has its own malloc",
+           describe(reported))
+
+
+SHORT_PROCESSES = 40
+
+
+def short_processes():
+    out = fresh_dir("short_processes")
+    loop = f"i=0; while [ $i -lt {SHORT_PROCESSES} ]; do /bin/true; i=$((i + 1)); done"
+    profiled = record_heap(out, ["sh", "-c", loop])
+    expect(profiled.returncode == 0, "the loop failed under --heap", describe(profiled))
+    agent_lines = [line for line in text(profiled.stderr).splitlines()
+                   if line.startswith("stoke: heap snapshot written")]
+    expect(not agent_lines, f"{len(agent_lines)} lines of the agent's for exit snapshots",
+           "\n".join(agent_lines[:5]))
+    exits = [path for _, path in snapshots(out) if os.path.basename(path).startswith("true.")]
+    expect(len(exits) == SHORT_PROCESSES,
+           f"{len(exits)} exit snapshots of true for {SHORT_PROCESSES} processes",
+           " ".join(sorted(os.listdir(out))[:20]))
+
+
 if __name__ == "__main__":
     raise SystemExit(main({"dump_path_errors": dump_path_errors,
                            "queued_dumps": queued_dumps, "heap_command": heap_command,
-                           "oom": oom}))
+                           "oom": oom, "own_malloc": own_malloc,
+                           "short_processes": short_processes}))

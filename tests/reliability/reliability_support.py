@@ -2,7 +2,9 @@
 tests/e2e/e2e_support.py: comparing a profiled run with a bare one. Stdlib
 only. Never tests anything itself.
 """
-from e2e_support import STOKE, describe, expect, text
+import time
+
+from e2e_support import STOKE, TestFailure, describe, expect, record, report_folded, text
 
 
 def shell_status(returncode):
@@ -37,3 +39,37 @@ def expect_same_as_bare(bare, profiled, what, stoke_may_fail=False):
     failures = [line for line in text(profiled.stderr).splitlines()
                 if line.startswith("stoke: ") and "cannot" in line]
     expect(not failures, f"{what}: stoke could not do all its work", "\n".join(failures))
+
+
+
+def expect_runs_as_bare(bare, work, name, command, options, runs, function, timeout):
+    """command under stoke record options, runs times: each as bare, each
+    trace reporting function."""
+    for attempt in range(1, runs + 1):
+        out = f"{work}/{name}{attempt}"
+        what = f"run {attempt} of {' '.join(command)} under stoke record {' '.join(options)}"
+        profiled = record(out, command, options, timeout=timeout)
+        expect_same_as_bare(bare, profiled, what)
+        folded = report_folded(out)[0]
+        expect(folded.with_frame(function) > 0, f"{what}: {function} is not reported",
+               folded.top())
+
+
+def target_of(stoke):
+    """The pid of stoke's child (the program), once it exists; stoke is a
+    Popen of stoke record."""
+    deadline = time.monotonic() + 10
+    path = f"/proc/{stoke.pid}/task/{stoke.pid}/children"
+    while time.monotonic() < deadline:
+        with open(path) as f:
+            children = f.read().split()
+        if children:
+            return int(children[0])
+        time.sleep(0.001)
+    raise TestFailure("stoke started no program within 10 s")
+
+
+# Every way of recording a program: the CPU clock, heap tracking sampled and
+# exact, the wall clock, and a high rate (where crashes under signals show).
+RECORDING_MODES = (("cpu", ()), ("heap", ("--heap",)), ("exact", ("--heap-interval", "1")),
+                   ("wall", ("--clock", "wall")), ("fast", ("-F", "20000")))

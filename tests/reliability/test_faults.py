@@ -20,6 +20,20 @@ written so far must report, saying what it lost.
   vfork           vfork + exec and vfork + _exit: the exec'd child writes
                   its own trace, the statuses are as bare
   posix_spawn     two children started with posix_spawn: each its own trace
+  exit_group      the raw exit_group system call through syscall() after
+                  300 ms (as Go's os.Exit leaves): status 4, the trace
+                  complete with the function that ran
+  raw_exit        the only thread leaves through the raw exit system call:
+                  the process ends (the agent's writer does not keep it
+                  alive) with status 6, the trace complete
+  main_pthread_exit
+                  main leaves through pthread_exit, its thread returns
+                  later: the process ends with exit(0) as bare (the atexit
+                  handler runs), the trace complete
+  close_loop, close_range, closefrom, close_range_syscall
+                  every descriptor from 3 up closed, as daemons do: the
+                  program gets descriptor 3 for its next file, as bare, and
+                  the trace is complete with what ran after
   sigkill_random  SIGKILL at seven moments from 0 to 1.6 s into a program
                   that loads libraries and allocates on four threads
                   (sampled at 10 kHz, heap samples every 256 bytes), and
@@ -40,7 +54,7 @@ import time
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, TestFailure, describe, expect,
                          fresh_dir, kill_quietly, main, program, record, report_folded, run,
                          skip, text, traces_in)
-from reliability_support import expect_same_as_bare
+from reliability_support import expect_same_as_bare, target_of
 
 CUT_SHORT = "cut short"
 
@@ -224,24 +238,36 @@ def posix_spawn():
     ender("posix_spawn", ["burn_in_child"], False, 3)
 
 
+def exit_group():
+    bare = ender("exit_group", ["burn_before_exit"], False, 1)
+    expect(bare.returncode == 4, "ender exit_group did not exit 4", describe(bare))
+
+
+def raw_exit():
+    bare = ender("raw_exit", ["burn_before_exit"], False, 1)
+    expect(bare.returncode == 6, "ender raw_exit did not exit 6", describe(bare))
+
+
+def main_pthread_exit():
+    bare = ender("main_pthread_exit", ["burn_in_thread"], False, 1)
+    expect(bare.returncode == 0 and text(bare.stdout).endswith("atexit handler ran\n"),
+           "ender main_pthread_exit did not end through exit(0)", describe(bare))
+
+
+CLOSE_MODES = ("close_loop", "close_range", "closefrom", "close_range_syscall")
+
+
+def close_all(mode):
+    bare = ender(mode, ["burn_before_exit"], False, 1)
+    expect(text(bare.stdout).endswith("a file on descriptor 3\n"),
+           f"ender {mode}: a bare run did not find descriptor 3 free", describe(bare))
+
+
 # --- SIGKILL at any moment ---------------------------------------------------------------
 
 KILL_RUNS = 8
 KILL_LATEST_S = 1.6
 FRAME_WAIT_S = 30
-
-
-def target_of(stoke):
-    """The pid of stoke's child (the program), once it exists."""
-    deadline = time.monotonic() + 10
-    path = f"/proc/{stoke.pid}/task/{stoke.pid}/children"
-    while time.monotonic() < deadline:
-        with open(path) as f:
-            children = f.read().split()
-        if children:
-            return int(children[0])
-        time.sleep(0.001)
-    raise TestFailure("stoke started no program within 10 s")
 
 
 def wait_for_first_frame(out):
@@ -309,4 +335,6 @@ if __name__ == "__main__":
     raise SystemExit(main({
         "disk_full": disk_full, "output_removed": output_removed,
         "writer_starved": writer_starved, "exit_in_thread": exit_in_thread, "abort": abort,
-        "vfork": vfork, "posix_spawn": posix_spawn, "sigkill_random": sigkill_random}))
+        "vfork": vfork, "posix_spawn": posix_spawn, "sigkill_random": sigkill_random,
+        "exit_group": exit_group, "raw_exit": raw_exit, "main_pthread_exit": main_pthread_exit,
+        **{mode: (lambda m=mode: close_all(m)) for mode in CLOSE_MODES}}))

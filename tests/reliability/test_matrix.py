@@ -20,7 +20,25 @@ liblzma's internal functions, where xz's threads spend their time).
   bash     pipelines, command and process substitution, a read loop
   redis    redis-server on 127.0.0.1 under redis-benchmark, then redis-cli
 
-usage: test_matrix.py python3|perl|git|sqlite3|xz|gcc|node|bash|redis
+The runtimes servers run on, each with a program of ours, twice in every
+recording mode (reliability_support.RECORDING_MODES: crashes under signals
+are intermittent):
+
+  go       a cgo program (Debian's golang-go): four goroutines computing on
+           their 2 KiB-grown stacks, C.malloc, os.Exit (the raw exit_group);
+           the profile names main.spin on whole goroutine stacks (from
+           runtime.goexit). Go's runtime takes every signal over, and leaves
+           through exit_group, so its heap modes have no snapshot to check
+  go_static a Go program without cgo (go_static.go): statically linked, no preload
+           reaches it; it runs as bare and stoke says so in one line
+  jvm      four Java threads computing and allocating on Debian's default
+           JDK (guard pages at the low end of every thread stack)
+  sandboxed_strict, sandboxed_strict_raw, sandboxed_filter
+           a program that enters seccomp strict mode (prctl or the seccomp
+           system call) or a filter that kills it on any system call it
+           does not need, then computes (programs/sandboxed.c)
+
+usage: test_matrix.py CASE
 """
 import os
 import random
@@ -29,12 +47,13 @@ import socket
 import subprocess
 import time
 
-from e2e_support import (STOKE, TestFailure, describe, expect, fresh_dir, kill_quietly, main,
-                         report_folded, run, text)
+from e2e_support import (PROGRAMS, STOKE, TestFailure, describe, expect, fresh_dir, kill_quietly,
+                         main, program, report_folded, run, text)
 from heap_support import MEASURES, SEED, exit_snapshot, measure, snapshots
-from reliability_support import expect_same_as_bare
+from reliability_support import RECORDING_MODES, expect_same_as_bare
 
 MODES = (("heap", ("--heap",)), ("exact", ("--heap-interval", "1")))
+HEAP_MODES = ("heap", "exact")
 RUN_TIMEOUT_S = 60
 SNAPSHOTS_SEARCHED = 8
 
@@ -46,11 +65,16 @@ class Case:
     it runs (argv, or a function of (directory, prefix, env) returning a
     CompletedProcess) and what its reports must name: cpu and heap are lists
     of (comm, frame matcher, what) that must hold in some process of that
-    comm, in the CPU profile and in the exact run's heap snapshots."""
+    comm, in the CPU profile and in the exact run's heap snapshots. modes
+    and runs: how it is recorded, how many times each; snapshots: whether
+    its heap modes leave exit snapshots; check: more to hold of the CPU
+    profile (a function of the Folded stacks and what)."""
 
-    def __init__(self, setup, command, cpu, heap, env=None):
+    def __init__(self, setup, command, cpu, heap, env=None, modes=MODES, runs=1,
+                 snapshots=True, check=None):
         self.setup, self.command, self.cpu, self.heap = setup, command, cpu, heap
         self.env = env or {}
+        self.modes, self.runs, self.snapshots, self.check = modes, runs, snapshots, check
 
     def run(self, directory, prefix, env):
         if callable(self.command):
@@ -310,6 +334,63 @@ CASES = {
 }
 
 
+# --- the runtimes ---------------------------------------------------------------------
+
+RUNTIME_RUNS = 2
+GOROUTINE_ROOT = "runtime.goexit.abi0"
+WHOLE_STACK_SHARE = 0.9
+
+
+def goroutine_stacks(folded, what):
+    """main.spin's samples are on whole goroutine stacks: from the
+    goroutine's start (runtime.goexit) down to main.spin."""
+    spin = folded.with_frame("main.spin")
+    whole = sum(n for s, n in folded.stacks.items() if "main.spin" in s and GOROUTINE_ROOT in s)
+    expect(spin and whole >= WHOLE_STACK_SHARE * spin,
+           f"{what}: {whole} of main.spin's {spin} samples have a whole goroutine stack "
+           f"(from {GOROUTINE_ROOT})", folded.top())
+
+
+def java(directory, prefix, env):
+    return run([*prefix, "java", "-cp", PROGRAMS, "JvmWorkers"], cwd=directory, env=env,
+               timeout=RUN_TIMEOUT_S)
+
+
+def runtime_case(command, cpu, heap=(), **more):
+    return Case(no_inputs, command, cpu=list(cpu), heap=list(heap), modes=RECORDING_MODES,
+                runs=RUNTIME_RUNS, **more)
+
+
+def sandboxed(mode):
+    return runtime_case([program("sandboxed"), mode],
+                        cpu=[("sandboxed", *named("compute_in_sandbox"))])
+
+
+RUNTIME_CASES = {
+    "go": runtime_case([program("go_workers")], cpu=[("go_workers", *named("main.spin"))],
+                       snapshots=False, check=goroutine_stacks),
+    "jvm": runtime_case(java, cpu=[("java", *named("JavaThread::thread_main_inner()"))],
+                        heap=[("java", *named_prefix("os::malloc("))]),
+    "sandboxed_strict": sandboxed("strict"),
+    "sandboxed_strict_raw": sandboxed("strict_raw"),
+    "sandboxed_filter": sandboxed("filter"),
+}
+
+
+def check_go_static():
+    """A static Go binary runs as bare; stoke says in one line why it has
+    no profile."""
+    work = fresh_dir("go_static")
+    bare = run([program("go_static")], cwd=work, timeout=RUN_TIMEOUT_S)
+    expect(bare.returncode == 0, "go_static fails without stoke", describe(bare))
+    profiled = run([STOKE, "record", "-o", os.path.join(work, "out"), "--", program("go_static")],
+                   cwd=work, timeout=RUN_TIMEOUT_S)
+    expect_same_as_bare(bare, profiled, "go_static under stoke record", stoke_may_fail=True)
+    said = [line for line in text(profiled.stderr).splitlines() if "statically linked" in line]
+    expect(len(said) == 1, "stoke did not say once that go_static is statically linked",
+           describe(profiled))
+
+
 # --- checks ----------------------------------------------------------------------
 
 def roots_of(folded, comm):
@@ -354,6 +435,10 @@ def expect_reports(case, out, mode, what):
     expect(folded.total() > 0, f"{what}: the CPU profile is empty")
     for comm, name, match in case.cpu:
         expect_named(folded, comm, match, name, what)
+    if case.check:
+        case.check(folded, what)
+    if mode not in HEAP_MODES or not case.snapshots:
+        return
     taken = expect_snapshots_report(out, what)
     if mode == "exact":
         for comm, name, match in case.heap:
@@ -373,13 +458,18 @@ def check(name):
 
     bare = fresh_run("bare", [])
     expect(bare.returncode == 0, f"{name} fails without stoke", describe(bare))
-    for mode, options in MODES:
-        out = os.path.join(work, f"{mode}.out")
-        what = f"{name} under stoke record {' '.join(options)}"
-        profiled = fresh_run(mode, [STOKE, "record", "-o", out, *options, "--"])
-        expect_same_as_bare(bare, profiled, what)
-        expect_reports(case, out, mode, what)
+    for mode, options in case.modes:
+        for attempt in range(1, case.runs + 1):
+            label = f"{mode}{attempt}"
+            out = os.path.join(work, f"{label}.out")
+            what = f"run {attempt} of {name} under stoke record {' '.join(options)}"
+            profiled = fresh_run(label, [STOKE, "record", "-o", out, *options, "--"])
+            expect_same_as_bare(bare, profiled, what)
+            expect_reports(case, out, mode, what)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main({name: (lambda n=name: check(n)) for name in CASES}))
+    CASES.update(RUNTIME_CASES)
+    cases = {name: (lambda n=name: check(n)) for name in CASES}
+    cases["go_static"] = check_go_static
+    raise SystemExit(main(cases))

@@ -17,6 +17,18 @@ match the bare run's, and each trace must report.
   blocking       accept, pthread_cond_timedwait, a contended mutex,
                  sem_wait, poll, nanosleep and read on a pipe: no EINTR,
                  full timeouts; short polls between CPU bursts: no EINTR
+  inherited_ignore
+                 a shell ignores SIGPROF and execs the program: it finds
+                 SIGPROF ignored and survives raising it, as bare, in every
+                 recording mode
+  raw_mask_wait  every signal blocked with the raw system call through
+                 syscall(), then sigtimedwait on all: no signal of the
+                 agent's is received, and the thread is still sampled
+  asm_mask_wait  the same with an instruction of the program's own: no
+                 signal of the agent's is received (it cannot sample there)
+  default_sigint SIGINT, at its default action, sent to the program: it
+                 ends by SIGINT as bare (stoke exits 130), the trace is
+                 complete, and with --heap the exit snapshot is written
   dlopen_alloc_stress
                  one thread loads and unloads a library (which allocates
                  in its constructor and destructor) in a loop while four
@@ -26,9 +38,15 @@ match the bare run's, and each trace must report.
 
 usage: test_signals.py CASE
 """
-from e2e_support import (describe, expect, fresh_dir, main, program, record, report_folded,
-                         run)
-from reliability_support import expect_same_as_bare
+import os
+import signal
+import subprocess
+
+from e2e_support import (STOKE, describe, expect, fresh_dir, main, program, record,
+                         report_folded, run, text)
+from heap_support import snapshots
+from reliability_support import (RECORDING_MODES, expect_runs_as_bare, expect_same_as_bare,
+                                 target_of)
 
 OPTION_SETS = (("-F", "10000", "--heap-interval", "4096"), ("--clock", "wall", "-F", "10000"))
 MODES = ("own_sigprof", "real_itimer", "signalfd", "prof_signalfd", "blocking")
@@ -59,17 +77,79 @@ def dlopen_alloc_stress():
     command = [program("dl_alloc_stress"), program("libdl_alloc_plugin.so"), STRESS_CYCLES]
     bare = run(command, timeout=STRESS_TIMEOUT_S)
     expect(bare.returncode == 0, "dl_alloc_stress fails without stoke", describe(bare))
-    for attempt in range(1, STRESS_RUNS + 1):
-        out = f"{work}/run{attempt}"
-        what = f"run {attempt} of dl_alloc_stress under stoke record {' '.join(STRESS_OPTIONS)}"
-        profiled = record(out, command, STRESS_OPTIONS, timeout=STRESS_TIMEOUT_S)
-        expect_same_as_bare(bare, profiled, what)
+    expect_runs_as_bare(bare, work, "run", command, STRESS_OPTIONS, STRESS_RUNS,
+                        "allocate_and_free", STRESS_TIMEOUT_S)
+
+
+def inherited_ignore():
+    work = fresh_dir("inherited_ignore")
+    command = ["sh", "-c", f"trap '' PROF; exec {program('signal_user')} inherited_ignore"]
+    bare = run(command, timeout=RUN_TIMEOUT_S)
+    expect(bare.returncode == 0, "the program does not find SIGPROF ignored without stoke",
+           describe(bare))
+    for mode, options in RECORDING_MODES:
+        profiled = record(f"{work}/{mode}", command, options, timeout=RUN_TIMEOUT_S)
+        expect_same_as_bare(bare, profiled, f"inherited_ignore under stoke record {mode}")
+
+
+def mask_and_wait(mode, sampled_function):
+    """signal_mode's checks; and where the thread can be sampled, its
+    function is in the profile."""
+    signal_mode(mode)
+    if sampled_function:
+        out = f"{fresh_dir(mode + '_profile')}/out"
+        record(out, [program("signal_user"), mode], (), timeout=RUN_TIMEOUT_S)
         folded = report_folded(out)[0]
-        expect(folded.with_frame("allocate_and_free") > 0,
-               f"{what}: the allocating threads were not sampled", folded.top())
+        expect(folded.with_frame(sampled_function) > 0,
+               f"{mode}: {sampled_function} was not sampled", folded.top())
+
+
+SIGINT_WAIT_S = 10
+
+
+def interrupted(command, out=None, options=()):
+    """Runs command (under stoke record into out, if given) until it says it
+    burns, then sends SIGINT to the program itself; returns the
+    CompletedProcess of what was run."""
+    argv = [STOKE, "record", "-o", out, *options, "--", *command] if out else command
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = process.stdout.readline()
+    expect(line == b"burning until SIGINT\n", f"{' '.join(argv)} did not start burning",
+           text(line))
+    os.kill(target_of(process) if out else process.pid, signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=SIGINT_WAIT_S)
+    return subprocess.CompletedProcess(argv, process.returncode, line + stdout, stderr)
+
+
+def default_sigint():
+    work = fresh_dir("default_sigint")
+    command = [program("signal_user"), "wait_for_sigint"]
+    bare = interrupted(command)
+    expect(bare.returncode == -signal.SIGINT, "the program did not end by SIGINT",
+           describe(bare))
+    for mode, options in (("cpu", ()), ("heap", ("--heap",))):
+        out = f"{work}/{mode}"
+        what = f"SIGINT under stoke record {' '.join(options)}"
+        profiled = interrupted(command, out, options)
+        expect(profiled.returncode == -signal.SIGINT, f"{what}: stoke did not end by SIGINT "
+               "as the program did", describe(profiled))
+        as_the_program = subprocess.CompletedProcess(command, bare.returncode, profiled.stdout,
+                                                     profiled.stderr)
+        expect_same_as_bare(bare, as_the_program, what)
+        expect("cut short" not in text(profiled.stderr),
+               f"{what}: the trace was cut short", describe(profiled))
+        expect(report_folded(out)[0].with_frame("burn_until_sigint") > 0,
+               f"{what}: burn_until_sigint is not reported")
+        if options:
+            expect(snapshots(out), f"{what}: no exit heap snapshot",
+                   " ".join(sorted(os.listdir(out))))
 
 
 if __name__ == "__main__":
     cases = {mode: (lambda m=mode: signal_mode(m)) for mode in MODES}
     cases["dlopen_alloc_stress"] = dlopen_alloc_stress
+    cases["inherited_ignore"] = inherited_ignore
+    cases["raw_mask_wait"] = lambda: mask_and_wait("raw_mask_wait", "burn_blocked")
+    cases["asm_mask_wait"] = lambda: mask_and_wait("asm_mask_wait", None)
+    cases["default_sigint"] = default_sigint
     raise SystemExit(main(cases))

@@ -9,6 +9,19 @@
  *   vfork           vfork + exec of "ender child" (burn_in_child, 200 ms),
  *                   and vfork + _exit(5) in the child; prints both statuses
  *   posix_spawn     posix_spawn of "ender child", twice; prints the statuses
+ *   exit_group      burns 300 ms in burn_before_exit, then the raw exit_group
+ *                   system call, status 4 (as Go's os.Exit leaves)
+ *   raw_exit        the same, then the raw exit system call of the only
+ *                   thread: the process ends with its status, 6
+ *   main_pthread_exit
+ *                   main starts a thread (burn_in_thread, 250 ms) and leaves
+ *                   through pthread_exit; the thread's return ends the
+ *                   process with exit(0), which runs an atexit handler
+ *   close_loop, close_range, closefrom, close_range_syscall
+ *                   a daemon's clean-up: every descriptor from 3 up closed
+ *                   (a close loop to 1024, close_range, closefrom, or
+ *                   close_range through syscall()), then burn_before_exit,
+ *                   then a file opened must get descriptor 3
  *
  * usage: ender MODE
  * Never reads input or writes files.
@@ -21,20 +34,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_time.h"
+
 extern char **environ;
 static volatile uint64_t sink;
 static const char *self;
-
-static uint64_t thread_cpu_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
 
 static inline __attribute__((always_inline)) void spin_ms(unsigned ms)
 {
@@ -113,6 +122,68 @@ static int posix_spawn_mode(void)
     return statuses[0] != 0 || statuses[1] != 0;
 }
 
+static int exit_group_mode(void)
+{
+    burn_before_exit();
+    printf("ender: exit_group(4)\n");
+    fflush(stdout);
+    syscall(SYS_exit_group, 4);
+    return 1;
+}
+
+static int raw_exit_mode(void)
+{
+    burn_before_exit();
+    printf("ender: exit(6) of the only thread\n");
+    fflush(stdout);
+    syscall(SYS_exit, 6);
+    return 1;
+}
+
+static void say_atexit(void)
+{
+    printf("ender: atexit handler ran\n");
+}
+
+static void *thread_then_return(void *unused)
+{
+    burn_in_thread();
+    printf("ender: the last thread returns\n");
+    return NULL;
+}
+
+static int main_pthread_exit(void)
+{
+    atexit(say_atexit);
+    pthread_t t;
+    pthread_create(&t, NULL, thread_then_return, NULL);
+    pthread_exit(NULL);
+}
+
+/* Closes every descriptor from 3 up the way mode says, burns, and checks
+ * that the next descriptor is 3, as it is for a program alone. */
+static int close_everything(const char *mode)
+{
+    if (!strcmp(mode, "close_loop"))
+        for (int fd = 3; fd < 1024; fd++)
+            close(fd);
+    else if (!strcmp(mode, "close_range"))
+        close_range(3, ~0u, 0);
+    else if (!strcmp(mode, "closefrom"))
+        closefrom(3);
+    else
+        syscall(SYS_close_range, 3, ~0u, 0);
+    burn_before_exit();
+    FILE *f = fopen("/dev/null", "r");
+    printf("ender: %s, then a file on descriptor %d\n", mode, f ? fileno(f) : -1);
+    return f == NULL;
+}
+
+static int close_loop(void) { return close_everything("close_loop"); }
+static int close_range_mode(void) { return close_everything("close_range"); }
+static int closefrom_mode(void) { return close_everything("closefrom"); }
+static int close_range_syscall(void) { return close_everything("close_range_syscall"); }
+
 static int child(void)
 {
     burn_in_child();
@@ -125,13 +196,22 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(void);
-    } modes[] = {{"exit_in_thread", exit_in_thread}, {"abort", abort_mode},
-                 {"vfork", vfork_mode},            {"posix_spawn", posix_spawn_mode},
+    } modes[] = {{"exit_in_thread", exit_in_thread},
+                 {"abort", abort_mode},
+                 {"vfork", vfork_mode},
+                 {"posix_spawn", posix_spawn_mode},
+                 {"exit_group", exit_group_mode},
+                 {"raw_exit", raw_exit_mode},
+                 {"main_pthread_exit", main_pthread_exit},
+                 {"close_loop", close_loop},
+                 {"close_range", close_range_mode},
+                 {"closefrom", closefrom_mode},
+                 {"close_range_syscall", close_range_syscall},
                  {"child", child}};
     self = argv[0];
     for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof modes[0]; i++)
         if (!strcmp(argv[1], modes[i].name))
             return modes[i].run();
-    fprintf(stderr, "usage: ender exit_in_thread|abort|vfork|posix_spawn\n");
+    fprintf(stderr, "usage: ender MODE (see ender.c)\n");
     return 2;
 }

@@ -15,17 +15,12 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "cpu_time.h"
+
 #define HOGS 3
 #define HOG_MS 200
 
 static volatile uint64_t sink;
-
-static uint64_t thread_cpu_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
 
 static __attribute__((noipa)) void *hog_cpu(void *seed)
 {

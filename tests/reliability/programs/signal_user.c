@@ -20,6 +20,16 @@
  *                   pipe each end as without a profiler: no EINTR, full
  *                   timeouts; and a thread alternating CPU bursts and short
  *                   poll timeouts sees no EINTR either
+ *   inherited_ignore  says how SIGPROF is disposed of (run it from a shell
+ *                   that ignores SIGPROF: "trap '' PROF; exec ..."), raises
+ *                   it and says it survived
+ *   raw_mask_wait   blocks every signal with the raw rt_sigprocmask system
+ *                   call through syscall(), burns CPU (burn_blocked), then
+ *                   waits 200 ms in sigtimedwait for any signal: none comes
+ *   asm_mask_wait   the same with the system call made by an instruction of
+ *                   its own, which no library sees
+ *   wait_for_sigint burns CPU (burn_until_sigint) for 200 ms, says so, and
+ *                   burns on until SIGINT, whose default action ends it
  *
  * usage: signal_user MODE
  * Never writes files; uses 127.0.0.1 only.
@@ -37,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -371,6 +382,76 @@ static int blocking(void)
     return bad || poll_eintr;
 }
 
+/* --- inherited_ignore, raw_mask_wait, asm_mask_wait, wait_for_sigint ---- */
+
+static int inherited_ignore(void)
+{
+    struct sigaction sa;
+    sigaction(SIGPROF, NULL, &sa);
+    int ignored = !(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN;
+    printf("SIGPROF: %s\n", ignored ? "ignored" : sa.sa_handler == SIG_DFL ? "default" : "other");
+    fflush(stdout);
+    raise(SIGPROF);
+    printf("raised SIGPROF and survived\n");
+    return !ignored;
+}
+
+static __attribute__((noipa)) void burn_blocked(void)
+{
+    sink = burn_cpu_us(5, 300000); /* not a tail call: this frame stays */
+}
+
+static long asm_rt_sigprocmask(int how, const uint64_t *set, uint64_t *old)
+{
+    long ret;
+    register long r10 __asm__("r10") = 8;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"((long)SYS_rt_sigprocmask), "D"((long)how), "S"(set), "d"(old),
+                       "r"(r10)
+                     : "rcx", "r11", "memory");
+    return ret;
+}
+
+static int mask_and_wait(int through_libc)
+{
+    pthread_t burner_thread = start_burner(); /* before: it keeps its own mask */
+    uint64_t all = ~0ull;
+    long blocked = through_libc ? syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, 8)
+                                : asm_rt_sigprocmask(SIG_BLOCK, &all, NULL);
+    burn_blocked();
+    sigset_t every;
+    sigfillset(&every);
+    struct timespec limit = {0, 200000000};
+    siginfo_t info;
+    int received = 0;
+    while (sigtimedwait(&every, &info, &limit) > 0)
+        received++;
+    stop_burner(burner_thread);
+    printf("every signal blocked (%s): %s, %d signals received in 200 ms\n",
+           through_libc ? "syscall()" : "an instruction", blocked ? "failed" : "ok", received);
+    return blocked || received;
+}
+
+static int raw_mask_wait(void) { return mask_and_wait(1); }
+static int asm_mask_wait(void) { return mask_and_wait(0); }
+
+/* 200 ms of CPU before it says so: the profile has samples by then. */
+static __attribute__((noipa)) void burn_until_sigint(void)
+{
+    uint64_t x = burn_cpu_us(7, 200000);
+    printf("burning until SIGINT\n");
+    fflush(stdout);
+    for (;;)
+        x = burn_cpu_us(x, 1000);
+}
+
+static int wait_for_sigint(void)
+{
+    burn_until_sigint();
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -378,11 +459,12 @@ int main(int argc, char **argv)
         int (*run)(void);
     } modes[] = {{"own_sigprof", own_sigprof},     {"real_itimer", real_itimer},
                  {"signalfd", signalfd_mode},      {"prof_signalfd", prof_signalfd},
-                 {"blocking", blocking}};
+                 {"blocking", blocking},           {"inherited_ignore", inherited_ignore},
+                 {"raw_mask_wait", raw_mask_wait}, {"asm_mask_wait", asm_mask_wait},
+                 {"wait_for_sigint", wait_for_sigint}};
     for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof modes[0]; i++)
         if (!strcmp(argv[1], modes[i].name))
             return modes[i].run();
-    fprintf(stderr, "usage: signal_user own_sigprof|real_itimer|signalfd|prof_signalfd|"
-                    "blocking\n");
+    fprintf(stderr, "usage: signal_user MODE (see signal_user.c)\n");
     return 2;
 }
