@@ -97,6 +97,22 @@ int modules_find(uintptr_t addr, struct module_view *out)
     return -1;
 }
 
+int modules_contains(uintptr_t addr)
+{
+    for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        uint32_t seq = atomic_load_explicit(&table_seq, memory_order_acquire);
+        if (seq & 1) {
+            __builtin_ia32_pause();
+            continue;
+        }
+        int found = find_index(addr, atomic_load_explicit(&table_count, memory_order_relaxed));
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&table_seq, memory_order_relaxed) == seq)
+            return found >= 0;
+    }
+    return 0;
+}
+
 int modules_readable(uintptr_t addr, uintptr_t len)
 {
     struct module_view m;

@@ -40,6 +40,10 @@ void modules_refresh(void);
 int modules_find(uintptr_t addr, struct module_view *out);
 int modules_readable(uintptr_t addr, uintptr_t len);
 
+/* Handler-safe: 1 when addr lies in the range of a known module (what
+ * modules_find would say, without copying the module out). */
+int modules_contains(uintptr_t addr);
+
 /* Writer side: the module that held addr at time when_ns (CLOCK_MONOTONIC),
  * also if it was unloaded since. Normal context. */
 int modules_find_at(uintptr_t addr, uint64_t when_ns, struct module_view *out);

@@ -195,7 +195,7 @@ int unwind_init(void)
  * only when the bytes before it end a call instruction. */
 static int plausible_return(struct walk_state *w, uint64_t ip)
 {
-    if (modules_readable(ip - 1, 1))
+    if (modules_contains(ip - 1))
         return 1;
     uint8_t before[16]; /* the aligned words that hold [ip - 8, ip) */
     uintptr_t first = (ip - 8) & ~(uintptr_t)7;

@@ -11,6 +11,9 @@ report.
   altstack     a thread finds no alternate signal stack, sets its own, its
                SA_ONSTACK handler runs on it, and disabling it leaves none:
                the agent's own alternate stack never shows
+  coroutine    a coroutine on a stack of its own (swapcontext), between
+               guard pages, burns CPU: sampled there, nothing faults, and
+               the profile names it
 
 usage: test_stacks.py CASE
 """
@@ -35,4 +38,6 @@ if __name__ == "__main__":
                                                 "burn_at_bottom"),
         "altstack": lambda: under_every_mode("altstack", [program("small_stack"), "altstack"],
                                              "burn_at_bottom"),
+        "coroutine": lambda: under_every_mode("coroutine", [program("small_stack"), "coroutine"],
+                                              "run_coroutine"),
     }))

@@ -10,9 +10,14 @@
  *   altstack  a thread asks for its alternate signal stack (none), sets
  *             its own, checks that a SIGUSR1 handler with SA_ONSTACK runs
  *             on it while CPU is burned, disables it and asks again.
+ *   coroutine the main thread switches (swapcontext) to a coroutine on a
+ *             stack of its own, mapped with a PROT_NONE guard page below
+ *             and above, which burns CPU in run_coroutine: samples there
+ *             are taken on a stack that is not the thread's, between
+ *             pages that fault.
  *
  * Prints what it checked; exit status 0 when all held.
- * usage: small_stack deep|altstack
+ * usage: small_stack deep|altstack|coroutine
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -21,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <ucontext.h>
 
 #include "cpu_time.h"
 
@@ -143,12 +150,43 @@ static int altstack(void)
     return !ok;
 }
 
+/* --- coroutine ------------------------------------------------------------ */
+
+#define COROUTINE_STACK (128 * 1024)
+#define PAGE 4096
+
+static ucontext_t main_context, coroutine_context;
+
+static __attribute__((noipa)) void run_coroutine(void)
+{
+    burn_at_bottom(300);
+    sink++; /* not a tail call: this frame stays */
+}
+
+static int coroutine(void)
+{
+    char *map = mmap(NULL, COROUTINE_STACK + 2 * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    if (map == MAP_FAILED || mprotect(map + PAGE, COROUTINE_STACK, PROT_READ | PROT_WRITE) ||
+        getcontext(&coroutine_context))
+        return 1;
+    coroutine_context.uc_stack.ss_sp = map + PAGE;
+    coroutine_context.uc_stack.ss_size = COROUTINE_STACK;
+    coroutine_context.uc_link = &main_context;
+    makecontext(&coroutine_context, run_coroutine, 0);
+    int failed = swapcontext(&main_context, &coroutine_context);
+    printf("small_stack coroutine: %s\n", failed ? "could not switch" : "ran and came back");
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "deep"))
         return deep();
     if (argc == 2 && !strcmp(argv[1], "altstack"))
         return altstack();
-    fprintf(stderr, "usage: small_stack deep|altstack\n");
+    if (argc == 2 && !strcmp(argv[1], "coroutine"))
+        return coroutine();
+    fprintf(stderr, "usage: small_stack deep|altstack|coroutine\n");
     return 2;
 }
