@@ -1,8 +1,11 @@
 /*
  * output_dir.c - readies the output directory of a recording: names the
- * default one, creates it (mkdir -p), makes sure it is writable and clears
- * what an earlier recording left there, so the directory holds one run.
- * Never touches files other than *.stoke traces and flamegraph.html.
+ * default one, creates it (mkdir -p), makes sure it is safe to write into
+ * (the user's own or root's, and so is a symbolic link that names it: a
+ * directory another user planted could be emptied, watched or swapped
+ * under the recording) and writable, and clears what an earlier recording
+ * left there, so the directory holds one run. Never touches files other
+ * than *.stoke traces and flamegraph.html.
  */
 #include "output_dir.h"
 
@@ -16,6 +19,7 @@
 
 #include "outputs.h"
 #include "traces.h"
+#include "user_name.h"
 
 void default_output_dir(char *dir, size_t len, pid_t pid)
 {
@@ -45,6 +49,33 @@ static int make_directories(const char *dir)
     return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 }
 
+static int owned_by_user_or_root(uid_t uid)
+{
+    return uid == geteuid() || uid == 0;
+}
+
+/* Refuses dir when it, or the symbolic link that names it, belongs to
+ * another user than this one and root. */
+static int check_owner(const char *dir, char *err, size_t errlen)
+{
+    struct stat link, target;
+    if (lstat(dir, &link) || stat(dir, &target)) {
+        snprintf(err, errlen, "cannot use output directory '%s': %s; choose another with -o",
+                 dir, strerror(errno));
+        return -1;
+    }
+    int planted_link = S_ISLNK(link.st_mode) && !owned_by_user_or_root(link.st_uid);
+    if (!planted_link && owned_by_user_or_root(target.st_uid))
+        return 0;
+    char owner[128];
+    stoke_user_name(planted_link ? link.st_uid : target.st_uid, owner, sizeof owner);
+    snprintf(err, errlen,
+             "output directory '%s' %s another user, %s: they could change or remove what "
+             "stoke writes there; choose another with -o, a directory of your own",
+             dir, planted_link ? "is a symbolic link owned by" : "belongs to", owner);
+    return -1;
+}
+
 /* Removes the files an earlier recording wrote; says so when there were any. */
 static void remove_earlier_run(const char *dir)
 {
@@ -66,13 +97,18 @@ static void remove_earlier_run(const char *dir)
                 removed == 1 ? "" : "s", dir);
 }
 
-int prepare_output_dir(const char *dir)
+int prepare_output_dir(const char *dir, char *err, size_t errlen)
 {
     int error = make_directories(dir);
-    if (error)
-        return error;
-    if (access(dir, W_OK | X_OK))
-        return errno;
+    if (!error && check_owner(dir, err, errlen))
+        return -1;
+    if (!error && access(dir, W_OK | X_OK))
+        error = errno;
+    if (error) {
+        snprintf(err, errlen, "cannot use output directory '%s': %s; choose another with -o",
+                 dir, strerror(error));
+        return -1;
+    }
     remove_earlier_run(dir);
     return 0;
 }

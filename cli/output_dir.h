@@ -10,9 +10,10 @@
 /* The default output directory of the recording of process pid. */
 void default_output_dir(char *dir, size_t len, pid_t pid);
 
-/* Creates dir and its parents as needed, checks that it is writable and
- * removes the traces and report of an earlier recording in it. Returns 0,
- * or an errno value. */
-int prepare_output_dir(const char *dir);
+/* Creates dir and its parents as needed, checks that it is the user's own
+ * (or root's) and writable, and removes the traces and report of an
+ * earlier recording in it. Returns 0, or -1 with a one-line message in err
+ * (naming dir and what to do). */
+int prepare_output_dir(const char *dir, char *err, size_t errlen);
 
 #endif
