@@ -286,7 +286,7 @@ static void close_pipe(int fds[2])
  * the directory cannot be used (the child then ends). */
 static int ready_output_dir(struct launched *child, int go_fd, char *err, size_t errlen)
 {
-    int ready = prepare_output_dir(child->output_dir, err, errlen) == 0;
+    int ready = prepare_output_dir(child->output_dir, &child->earlier, err, errlen) == 0;
     if (ready) /* a child that died meanwhile is then reaped as one that ran */
         send(go_fd, "g", 1, MSG_NOSIGNAL);
     close(go_fd);
@@ -343,6 +343,7 @@ int launch(const struct launch_plan *plan, struct launched *child, char *err, si
         return 0;
     *failure_status = shell_status(wait_for_child(child));
     describe_start_failure(plan, child, &failure, err, errlen);
+    free_output_files(&child->earlier);
     return -1;
 }
 

@@ -3,22 +3,20 @@
  * default one, creates it (mkdir -p), makes sure it is safe to write into
  * (the user's own or root's, and so is a symbolic link that names it: a
  * directory another user planted could be emptied, watched or swapped
- * under the recording) and writable, and clears what an earlier recording
- * left there, so the directory holds one run. Never touches files other
- * than *.stoke traces and flamegraph.html.
+ * under the recording) and writable, and clears what the earlier
+ * recording into it wrote (manifest.c). Never removes a file itself.
  */
 #include "output_dir.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outputs.h"
-#include "traces.h"
+#include "manifest.h"
 #include "user_name.h"
 
 void default_output_dir(char *dir, size_t len, pid_t pid)
@@ -49,11 +47,6 @@ static int make_directories(const char *dir)
     return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 }
 
-static int owned_by_user_or_root(uid_t uid)
-{
-    return uid == geteuid() || uid == 0;
-}
-
 /* Refuses dir when it, or the symbolic link that names it, belongs to
  * another user than this one and root. */
 static int check_owner(const char *dir, char *err, size_t errlen)
@@ -76,39 +69,26 @@ static int check_owner(const char *dir, char *err, size_t errlen)
     return -1;
 }
 
-/* Removes the files an earlier recording wrote; says so when there were any. */
-static void remove_earlier_run(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    int removed = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!is_trace_name(e->d_name) && strcmp(e->d_name, REPORT_FILE_NAME))
-            continue;
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        removed += unlink(path) == 0;
-    }
-    closedir(d);
-    if (removed)
-        fprintf(stderr, "stoke: removed %d file%s of an earlier recording from %s/\n", removed,
-                removed == 1 ? "" : "s", dir);
-}
-
-int prepare_output_dir(const char *dir, char *err, size_t errlen)
+int prepare_output_dir(const char *dir, struct output_files *earlier, char *err,
+                       size_t errlen)
 {
     int error = make_directories(dir);
     if (!error && check_owner(dir, err, errlen))
         return -1;
+    int fd = -1;
     if (!error && access(dir, W_OK | X_OK))
         error = errno;
-    if (error) {
+    if (!error && (fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        error = errno;
+    if (!error) {
+        remove_earlier_recording(fd, dir);
+        if (list_output_files(fd, earlier))
+            error = errno;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (error)
         snprintf(err, errlen, "cannot use output directory '%s': %s; choose another with -o",
                  dir, strerror(error));
-        return -1;
-    }
-    remove_earlier_run(dir);
-    return 0;
+    return error ? -1 : 0;
 }

@@ -23,6 +23,7 @@
 #include "stoke_agent_env.h"
 #include "launch.h"
 #include "load_output.h"
+#include "manifest.h"
 #include "measure.h"
 #include "options.h"
 #include "open_report.h"
@@ -387,9 +388,10 @@ static void explain_missing_traces(const char *dir, int warned_unprofilable)
 }
 
 /* --collect-only: tells where the traces are; reads none of them. */
-static int point_to_traces(const char *dir, int warned_unprofilable)
+static int point_to_traces(const struct launched *child, int warned_unprofilable)
 {
-    int count = count_traces(dir);
+    const char *dir = child->output_dir;
+    int count = count_run_traces(dir, &child->earlier);
     if (count <= 0) {
         explain_missing_traces(dir, warned_unprofilable);
         return -1;
@@ -399,19 +401,30 @@ static int point_to_traces(const char *dir, int warned_unprofilable)
     return 0;
 }
 
-/* Writes the report of the run in dir and prints the summary, then opens
- * it with --open. Returns 0, or -1 when no report could be made (already
+/* The files the run made stay listed for the next recording to remove. */
+static void finish_output_dir(struct launched *child)
+{
+    leave_manifest(child->output_dir, &child->earlier);
+    free_output_files(&child->earlier);
+}
+
+/* Writes the report of the run's traces (not those that were in its output
+ * directory before it) and prints the summary, then opens it with --open.
+ * with_load_output: the run saved the load command's output, which goes
+ * into the report. Returns 0, or -1 when no report could be made (already
  * said why). */
-static int report_run(const struct record_options *opt, const char *dir,
-                      const struct run_measures *run, int warned_unprofilable)
+static int report_run(const struct record_options *opt, const struct launched *child,
+                      const struct run_measures *run, int warned_unprofilable,
+                      int with_load_output)
 {
     if (opt->collect_only)
-        return point_to_traces(dir, warned_unprofilable);
+        return point_to_traces(child, warned_unprofilable);
+    const char *dir = child->output_dir;
     struct recording r;
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     char err[PATH_MAX + 256];
     int result = -1;
-    int count = find_traces(dir, &r, err, sizeof err);
+    int count = find_run_traces(dir, &child->earlier, &r, err, sizeof err);
     if (count < 0) {
         fprintf(stderr, "stoke: %s\n", err);
     } else if (count == 0) {
@@ -419,7 +432,7 @@ static int report_run(const struct record_options *opt, const char *dir,
     } else {
         char report[PATH_MAX];
         report_path_for(dir, REPORT_FILE_NAME, report, sizeof report);
-        char *load_output = load_output_read(dir);
+        char *load_output = with_load_output ? load_output_read(dir) : NULL;
         result = report_recording(&r, &load, MEASURE_UNSET, load_output, report, run);
         free(load_output);
         if (result == 0 && opt->open_report)
@@ -446,17 +459,19 @@ static int record_session(const struct record_options *opt, struct launch_plan *
         fprintf(stderr, "stoke: %s\n", err);
         return status;
     }
-    if (result.ran_load)
-        load_output_save(child.output_dir, result.output.text, result.output.len,
-                         result.output.dropped);
+    int saved_load = result.ran_load &&
+                     load_output_save(child.output_dir, result.output.text, result.output.len,
+                                      result.output.dropped) == 0;
     free(result.output.text);
-    if (!result.write_report) {
+    int reported = 0;
+    if (result.write_report) {
+        struct run_measures run = {result.wall_us, 0};
+        reported = report_run(opt, &child, &run, warned, saved_load);
+    } else {
         fprintf(stderr, "stoke: stopped at once; no report written (stoke report %s makes "
                         "it from the traces)\n", child.output_dir);
-        return result.status;
     }
-    struct run_measures run = {result.wall_us, 0};
-    int reported = report_run(opt, child.output_dir, &run, warned);
+    finish_output_dir(&child);
     return reported && result.status == 0 ? EXIT_RUNTIME_FAILURE : result.status;
 }
 
@@ -505,7 +520,8 @@ int record_main(int argc, char **argv)
     int wait_status = wait_for_child(&child);
     struct run_measures run = {monotonic_us() - start_us, child.cpu_us};
 
-    int reported = report_run(&opt, child.output_dir, &run, warned);
+    int reported = report_run(&opt, &child, &run, warned, 0);
+    finish_output_dir(&child);
     pass_on_interrupt(wait_status);
     status = shell_status(wait_status);
     return reported && status == 0 && !warned ? EXIT_RUNTIME_FAILURE : status;

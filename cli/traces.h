@@ -8,14 +8,16 @@
 #include <stddef.h>
 
 #include "load.h"
+#include "output_files.h"
 #include "peek.h"
 #include "profile.h"
 
 /* 1 if a file name is a trace's (ends in ".stoke"). */
 int is_trace_name(const char *name);
 
-/* The number of traces in directory dir, or -1 if it cannot be read. */
-int count_traces(const char *dir);
+/* The number of traces in directory dir but those of earlier (NULL:
+ * none), or -1 if it cannot be read. */
+int count_run_traces(const char *dir, const struct output_files *earlier);
 
 struct snapshot {
     char *path;
@@ -38,6 +40,11 @@ int is_peak_snapshot(const struct snapshot *s);
  * traces found (0: a directory without traces), or -1 with a one-line
  * message in err. */
 int find_traces(const char *path, struct recording *r, char *err, size_t errlen);
+
+/* The traces of a recording into directory dir: all but those of earlier
+ * (the files that were there before it). */
+int find_run_traces(const char *dir, const struct output_files *earlier, struct recording *r,
+                    char *err, size_t errlen);
 
 /* The same for several paths, their traces together in one recording; -1
  * with err at the first path that cannot be read. */
