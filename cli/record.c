@@ -377,6 +377,13 @@ static int warn_if_unprofilable(const char *file, enum preload_verdict verdict)
     return 1;
 }
 
+/* What became of the report of a run. */
+enum run_report {
+    REPORT_FAILED = -1,         /* none could be made (stoke said why) */
+    REPORT_WRITTEN = 0,         /* or, with --collect-only, the traces are there */
+    REPORT_NOTHING_RECORDED = 1 /* every trace the run left holds no record */
+};
+
 /* Says why a run left no trace. */
 static void explain_missing_traces(const char *dir, int warned_unprofilable)
 {
@@ -388,17 +395,26 @@ static void explain_missing_traces(const char *dir, int warned_unprofilable)
 }
 
 /* --collect-only: tells where the traces are; reads none of them. */
-static int point_to_traces(const struct launched *child, int warned_unprofilable)
+static enum run_report point_to_traces(const struct launched *child, int warned_unprofilable)
 {
     const char *dir = child->output_dir;
     int count = count_run_traces(dir, &child->earlier);
     if (count <= 0) {
         explain_missing_traces(dir, warned_unprofilable);
-        return -1;
+        return REPORT_FAILED;
     }
     fprintf(stderr, "stoke: %d trace%s in %s/; make the report with: stoke report %s\n", count,
             count == 1 ? "" : "s", dir, dir);
-    return 0;
+    return REPORT_WRITTEN;
+}
+
+/* stoke's exit status: the command's, or 1 when the command succeeded but
+ * stoke made no report (unless it warned before the run that it could not
+ * profile it, or the run recorded nothing at all). */
+static int record_status(int command_status, enum run_report reported, int warned)
+{
+    return reported == REPORT_FAILED && command_status == 0 && !warned ? EXIT_RUNTIME_FAILURE
+                                                                       : command_status;
 }
 
 /* The files the run made stay listed for the next recording to remove. */
@@ -408,14 +424,25 @@ static void finish_output_dir(struct launched *child)
     free_output_files(&child->earlier);
 }
 
+/* Warns about a run whose traces hold nothing to report: the program ended
+ * (or closed its trace) before the agent wrote a frame, or the agent could
+ * not write one. */
+static void warn_nothing_recorded(const struct recording *r)
+{
+    for (size_t i = 0; i < r->ncpu; i++)
+        fprintf(stderr, "stoke: warning: %s holds no records (the process ended or closed it "
+                        "before the agent wrote one, or the agent could not write); nothing "
+                        "to report\n",
+                r->cpu_traces[i]);
+}
+
 /* Writes the report of the run's traces (not those that were in its output
  * directory before it) and prints the summary, then opens it with --open.
  * with_load_output: the run saved the load command's output, which goes
- * into the report. Returns 0, or -1 when no report could be made (already
- * said why). */
-static int report_run(const struct record_options *opt, const struct launched *child,
-                      const struct run_measures *run, int warned_unprofilable,
-                      int with_load_output)
+ * into the report. */
+static enum run_report report_run(const struct record_options *opt,
+                                  const struct launched *child, const struct run_measures *run,
+                                  int warned_unprofilable, int with_load_output)
 {
     if (opt->collect_only)
         return point_to_traces(child, warned_unprofilable);
@@ -423,19 +450,22 @@ static int report_run(const struct record_options *opt, const struct launched *c
     struct recording r;
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     char err[PATH_MAX + 256];
-    int result = -1;
+    enum run_report result = REPORT_FAILED;
     int count = find_run_traces(dir, &child->earlier, &r, err, sizeof err);
     if (count < 0) {
         fprintf(stderr, "stoke: %s\n", err);
     } else if (count == 0) {
         explain_missing_traces(dir, warned_unprofilable);
+    } else if (r.nempty == r.ncpu && !r.nsnapshots) {
+        warn_nothing_recorded(&r);
+        result = REPORT_NOTHING_RECORDED;
     } else {
         char report[PATH_MAX];
         report_path_for(dir, REPORT_FILE_NAME, report, sizeof report);
         char *load_output = with_load_output ? load_output_read(dir) : NULL;
         result = report_recording(&r, &load, MEASURE_UNSET, load_output, report, run);
         free(load_output);
-        if (result == 0 && opt->open_report)
+        if (result == REPORT_WRITTEN && opt->open_report)
             open_report(report);
     }
     free_recording(&r);
@@ -463,7 +493,7 @@ static int record_session(const struct record_options *opt, struct launch_plan *
                      load_output_save(child.output_dir, result.output.text, result.output.len,
                                       result.output.dropped) == 0;
     free(result.output.text);
-    int reported = 0;
+    enum run_report reported = REPORT_WRITTEN;
     if (result.write_report) {
         struct run_measures run = {result.wall_us, 0};
         reported = report_run(opt, &child, &run, warned, saved_load);
@@ -472,7 +502,7 @@ static int record_session(const struct record_options *opt, struct launch_plan *
                         "it from the traces)\n", child.output_dir);
     }
     finish_output_dir(&child);
-    return reported && result.status == 0 ? EXIT_RUNTIME_FAILURE : result.status;
+    return record_status(result.status, reported, 0);
 }
 
 int record_main(int argc, char **argv)
@@ -520,9 +550,8 @@ int record_main(int argc, char **argv)
     int wait_status = wait_for_child(&child);
     struct run_measures run = {monotonic_us() - start_us, child.cpu_us};
 
-    int reported = report_run(&opt, &child, &run, warned, 0);
+    enum run_report reported = report_run(&opt, &child, &run, warned, 0);
     finish_output_dir(&child);
     pass_on_interrupt(wait_status);
-    status = shell_status(wait_status);
-    return reported && status == 0 && !warned ? EXIT_RUNTIME_FAILURE : status;
+    return record_status(shell_status(wait_status), reported, warned);
 }

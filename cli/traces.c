@@ -79,6 +79,7 @@ static void add_trace(struct recording *r, const char *path, const struct stoke_
     } else {
         r->cpu_traces = stoke_xrealloc(r->cpu_traces, (r->ncpu + 1) * sizeof *r->cpu_traces);
         r->cpu_traces[r->ncpu++] = stoke_xstrdup(path);
+        r->nempty += info->pid == 0;
     }
 }
 

@@ -28,6 +28,7 @@ struct snapshot {
 struct recording {
     char **cpu_traces;          /* in name order */
     size_t ncpu;
+    size_t nempty;              /* CPU traces without a PROCESS record: nothing to report */
     struct snapshot *snapshots; /* by pid, then sequence; a pid's peak snapshot last */
     size_t nsnapshots;
 };
