@@ -88,16 +88,29 @@ static void take_over_signals(void)
     signals_taken = 1;
 }
 
-static void restore_signals(void)
+/* Puts stoke's signal state back as it was before the launch, but for the
+ * signals of keep_blocked (NULL: none), which stay blocked from before the
+ * dispositions change on, so none of them is lost or acted on meanwhile. */
+static void restore_signals_but(const sigset_t *keep_blocked)
 {
     if (!signals_taken)
         return;
     signals_taken = 0;
+    sigset_t mask = saved_mask;
+    if (keep_blocked) {
+        sigprocmask(SIG_BLOCK, keep_blocked, NULL);
+        sigorset(&mask, &saved_mask, keep_blocked);
+    }
     for (size_t i = 0; i < NIGNORED; i++)
         sigaction(ignored_signals[i], &saved_ignored[i], NULL);
     for (size_t i = 0; i < NFORWARDED; i++)
         sigaction(forwarded_signals[i], &saved_forwarded[i], NULL);
-    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+}
+
+static void restore_signals(void)
+{
+    restore_signals_but(NULL);
 }
 
 /* Sets the heap variables when heap tracking is on, removes them when it is
@@ -331,7 +344,7 @@ int launch(const struct launch_plan *plan, struct launched *child, char *err, si
     }
     if (ready_output_dir(child, go[1], err, errlen)) {
         close(report[0]);
-        wait_for_child(child);
+        wait_for_child(child, NULL);
         *failure_status = 1;
         return -1;
     }
@@ -341,16 +354,16 @@ int launch(const struct launch_plan *plan, struct launched *child, char *err, si
     close(report[0]);
     if (started)
         return 0;
-    *failure_status = shell_status(wait_for_child(child));
+    *failure_status = shell_status(wait_for_child(child, NULL));
     describe_start_failure(plan, child, &failure, err, errlen);
     free_output_files(&child->earlier);
     return -1;
 }
 
-int wait_for_child(struct launched *child)
+int wait_for_child(struct launched *child, const sigset_t *keep_blocked)
 {
     int status = reap(child->pid, &child->cpu_us);
     forward_to = 0;
-    restore_signals();
+    restore_signals_but(keep_blocked);
     return status;
 }

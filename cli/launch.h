@@ -51,11 +51,12 @@ struct launched {
 int launch(const struct launch_plan *plan, struct launched *child, char *err, size_t errlen,
            int *failure_status);
 
-/* Waits for the child to end and returns its wait status. While it waits,
- * (without a session_mask)
- * SIGINT and SIGQUIT are left to the child and SIGTERM and SIGHUP are
- * passed on. */
-int wait_for_child(struct launched *child);
+/* Waits for the child to end and returns its wait status. While it waits
+ * (without a session_mask), SIGINT and SIGQUIT are left to the child and
+ * SIGTERM and SIGHUP are passed on. Then stoke's signals are as before the
+ * launch, but for those of keep_blocked (NULL: none), which stay blocked
+ * for stoke to read. */
+int wait_for_child(struct launched *child, const sigset_t *keep_blocked);
 
 /* A wait status as a shell reports it: the exit code, or 128 + the signal
  * that ended the process. */

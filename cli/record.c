@@ -22,6 +22,7 @@
 #include "elf_check.h"
 #include "stoke_agent_env.h"
 #include "launch.h"
+#include "left_running.h"
 #include "load_output.h"
 #include "manifest.h"
 #include "measure.h"
@@ -87,8 +88,10 @@ void record_usage(FILE *out)
             "  -h, --help          show this help\n"
             "\n"
             "TIME is a number with ms, s (the default) or m. Any --heap-* option implies\n"
-            "--heap. stoke exits with COMMAND's exit status (128 + N if a signal N ended\n"
-            "it); with -P, 0 when the load command succeeded, 1 when it or the server\n"
+            "--heap. When COMMAND exits and leaves processes running (a daemon), stoke\n"
+            "waits for them before it reports; Ctrl-C or SIGTERM stops the wait and leaves\n"
+            "them running. stoke exits with COMMAND's exit status (128 + N if a signal N\n"
+            "ended it); with -P, 0 when the load command succeeded, 1 when it or the server\n"
             "failed, 130 after Ctrl-C (128 + N after signal N: SIGTERM, SIGHUP); a second\n"
             "Ctrl-C stops at once, without a report.\n",
             STOKE_DEFAULT_HZ, STOKE_MAX_HZ);
@@ -495,7 +498,7 @@ static int record_session(const struct record_options *opt, struct launch_plan *
     free(result.output.text);
     enum run_report reported = REPORT_WRITTEN;
     if (result.write_report) {
-        struct run_measures run = {result.wall_us, 0};
+        struct run_measures run = {.wall_us = result.wall_us};
         reported = report_run(opt, &child, &run, warned, saved_load);
     } else {
         fprintf(stderr, "stoke: stopped at once; no report written (stoke report %s makes "
@@ -503,6 +506,35 @@ static int record_session(const struct record_options *opt, struct launch_plan *
     }
     finish_output_dir(&child);
     return record_status(result.status, reported, 0);
+}
+
+/* The command alone: stoke waits for it, and for the processes it leaves
+ * running, then reports. */
+static int record_alone(const struct record_options *opt, const struct launch_plan *plan,
+                        int warned)
+{
+    struct adoption adoption;
+    struct launched child;
+    char err[PATH_MAX + 256];
+    int status;
+    adopt_left_running(&adoption);
+    uint64_t start_us = monotonic_us();
+    if (launch(plan, &child, err, sizeof err, &status)) {
+        fprintf(stderr, "stoke: %s\n", err);
+        return status;
+    }
+    int wait_status = wait_for_child(&child, &adoption.stop_signals);
+    struct left_running left;
+    wait_for_left_running(&adoption, &left);
+    struct run_measures run = {.wall_us = monotonic_us() - start_us,
+                               .cpu_us = child.cpu_us + left.cpu_us,
+                               .running = left.running,
+                               .nrunning = left.nrunning};
+    enum run_report reported = report_run(opt, &child, &run, warned, 0);
+    free_left_running(&left);
+    finish_output_dir(&child);
+    pass_on_interrupt(wait_status);
+    return record_status(shell_status(wait_status), reported, warned);
 }
 
 int record_main(int argc, char **argv)
@@ -539,19 +571,6 @@ int record_main(int argc, char **argv)
         .clock = opt.clock,
         .heap = opt.heap,
     };
-    if (is_session(&opt))
-        return record_session(&opt, &plan, warned);
-    struct launched child;
-    uint64_t start_us = monotonic_us();
-    if (launch(&plan, &child, err, sizeof err, &status)) {
-        fprintf(stderr, "stoke: %s\n", err);
-        return status;
-    }
-    int wait_status = wait_for_child(&child);
-    struct run_measures run = {monotonic_us() - start_us, child.cpu_us};
-
-    enum run_report reported = report_run(&opt, &child, &run, warned, 0);
-    finish_output_dir(&child);
-    pass_on_interrupt(wait_status);
-    return record_status(shell_status(wait_status), reported, warned);
+    return is_session(&opt) ? record_session(&opt, &plan, warned)
+                            : record_alone(&opt, &plan, warned);
 }
