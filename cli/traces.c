@@ -1,11 +1,12 @@
 /*
- * traces.c - the trace files of a path: finds them (all of a directory, or
- * those a recording made), tells CPU traces from heap snapshots by their
- * records (symbolizer's peek), and loads them through the symbolizer's
- * loader, CPU traces into one profile and snapshots into profiles of their
- * own. Never parses traces itself and never writes anything but stderr
- * warnings.
+ * traces.c - the trace files of a path: knows the names the agent gives
+ * them, finds them (all of a directory, or those a recording made), tells
+ * CPU traces from heap snapshots by their records (symbolizer's peek), and
+ * loads them through the symbolizer's loader, CPU traces into one profile
+ * and snapshots into profiles of their own. Never parses traces itself and
+ * never writes anything but stderr warnings.
  */
+#define _GNU_SOURCE /* memrchr */
 #include "traces.h"
 
 #include <dirent.h>
@@ -25,6 +26,43 @@ int is_trace_name(const char *name)
 {
     size_t len = strlen(name), suffix = strlen(TRACE_SUFFIX);
     return len > suffix && !strcmp(name + len - suffix, TRACE_SUFFIX);
+}
+
+static int all_digits(const char *text, size_t len)
+{
+    return len > 0 && strspn(text, "0123456789") >= len;
+}
+
+/* 1 when name[0..len) is "<comm>.<pid>", comm not empty. */
+static int names_process(const char *name, size_t len, pid_t pid)
+{
+    char infix[24];
+    size_t n = (size_t)snprintf(infix, sizeof infix, ".%d", (int)pid);
+    return len > n && !memcmp(name + len - n, infix, n);
+}
+
+int is_cpu_trace_of(const char *name, pid_t pid)
+{
+    if (!is_trace_name(name))
+        return 0;
+    size_t len = strlen(name) - strlen(TRACE_SUFFIX); /* <comm>.<pid>[.<n>] */
+    const char *last_dot = memrchr(name, '.', len);
+    size_t before_dot = last_dot ? (size_t)(last_dot - name) : 0;
+    return names_process(name, len, pid) ||
+           (last_dot && all_digits(last_dot + 1, len - before_dot - 1) &&
+            names_process(name, before_dot, pid));
+}
+
+int is_snapshot_of(const char *name, pid_t pid)
+{
+    char infix[48];
+    snprintf(infix, sizeof infix, ".%d.heap.", (int)pid);
+    const char *at = strstr(name, infix);
+    if (!at || !is_trace_name(name))
+        return 0;
+    const char *seq = at + strlen(infix);
+    size_t digits = strspn(seq, "0123456789");
+    return digits > 0 && seq[digits] == '.';
 }
 
 static int select_trace(const struct dirent *e)

@@ -6,6 +6,7 @@
 #define STOKE_CLI_TRACES_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "load.h"
 #include "output_files.h"
@@ -14,6 +15,14 @@
 
 /* 1 if a file name is a trace's (ends in ".stoke"). */
 int is_trace_name(const char *name);
+
+/* 1 if a file name is the agent's name for the CPU trace of process pid:
+ * <comm>.<pid>.stoke, or <comm>.<pid>.<n>.stoke when that was taken. */
+int is_cpu_trace_of(const char *name, pid_t pid);
+
+/* 1 if a file name is a numbered heap snapshot of process pid:
+ * <comm>.<pid>.heap.<seq>.<time>.stoke */
+int is_snapshot_of(const char *name, pid_t pid);
 
 /* The number of traces in directory dir but those of earlier (NULL:
  * none), or -1 if it cannot be read. */
