@@ -2,7 +2,8 @@
  * heap.c - `stoke heap PID [--timeout SECONDS]`: asks a running process
  * that stoke's agent tracks to write a heap snapshot, and prints the
  * snapshot's path on stdout once it is written. Checks, in order, that the
- * process exists, is ours (or we are root), runs the agent, has its trace open (which names the output directory), and, by
+ * process exists, is ours (or we are root), has not exited, runs the
+ * agent, has its trace open (which names the output directory), and, by
  * that trace's PROCESS record (the environment for a trace older than
  * format 1.2), has heap tracking on and a dump signal; then sends the
  * signal and waits for a new <comm>.<pid>.heap.<seq>.<time>.stoke in the
@@ -139,6 +140,17 @@ static int check_access(pid_t pid)
     default:
         return 0;
     }
+}
+
+static int check_running(pid_t pid)
+{
+    pid_t parent = 0;
+    if (target_exited(pid, &parent) <= 0)
+        return 0;
+    fprintf(stderr, "stoke heap: process %d has exited: it is a zombie waiting for its parent "
+                    "(process %d) to reap it, and can take no snapshot\n",
+            (int)pid, (int)parent);
+    return -1;
 }
 
 static int check_agent(pid_t pid)
@@ -348,8 +360,8 @@ int heap_main(int argc, char **argv)
     if (status >= 0)
         return status;
     struct dump_target target = {0};
-    int ok = check_access(opt.pid) == 0 && check_agent(opt.pid) == 0 &&
-             find_trace(opt.pid, &target) == 0 &&
+    int ok = check_access(opt.pid) == 0 && check_running(opt.pid) == 0 &&
+             check_agent(opt.pid) == 0 && find_trace(opt.pid, &target) == 0 &&
              read_dump_target(opt.pid, &target) == 0 &&
              take_snapshot(opt.pid, &target, opt.timeout_s) == 0;
     free(target.trace);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "proc_stat.h"
 #include "traces.h"
 
 enum target_access check_target(pid_t pid)
@@ -27,6 +28,17 @@ enum target_access check_target(pid_t pid)
     if (kill(pid, 0))
         return errno == ESRCH ? TARGET_MISSING : TARGET_FOREIGN;
     return geteuid() == 0 || st.st_uid == geteuid() ? TARGET_OURS : TARGET_FOREIGN;
+}
+
+int target_exited(pid_t pid, pid_t *parent)
+{
+    char name[24];
+    struct proc_stat st;
+    snprintf(name, sizeof name, "%d", (int)pid);
+    if (read_proc_stat(name, &st))
+        return -1;
+    *parent = st.ppid;
+    return st.state == 'Z' || st.state == 'X';
 }
 
 /* 1 when the descriptor named fd_name in /proc/<pid>/fd is pid's CPU

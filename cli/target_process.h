@@ -1,6 +1,6 @@
 /*
  * target_process.h - what /proc tells about a running process that stoke
- * did not start: whether it exists and is ours, what it has
+ * did not start: whether it exists, is ours and still runs, what it has
  * mapped, the trace it has open, and the environment it started with.
  */
 #ifndef STOKE_CLI_TARGET_PROCESS_H
@@ -15,6 +15,11 @@ enum target_access {
 };
 
 enum target_access check_target(pid_t pid);
+
+/* 1 when pid has exited and waits, a zombie, for its parent to reap it
+ * (the parent's pid in *parent), 0 when it runs, -1 when it cannot be
+ * told. */
+int target_exited(pid_t pid, pid_t *parent);
 
 /* The path of the CPU trace pid has open (the agent keeps it open for the
  * process's whole life), malloc'ed; NULL when it has none open (*error 0)

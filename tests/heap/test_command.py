@@ -12,18 +12,24 @@ settings), not through their environment:
                  recorded with --heap on 127.0.0.1: stoke heap prints the
                  snapshot's path; the snapshot holds redis's allocations
                  (zmalloc)
+  zombie         a recorded process that exited and that its parent has not
+                 reaped: stoke heap says so (exit 1), and that it can take
+                 no snapshot
 
-usage: test_command.py title_process|redis
+usage: test_command.py title_process|redis|zombie
 """
 import os
+import re
 import shutil
 import signal
+import time
 
-from e2e_support import (STOKE, TestFailure, describe, expect, free_port, fresh_dir, main,
-                         program, run, skip, text)
+from e2e_support import (STOKE, TestFailure, describe, expect, free_port, fresh_dir, kill_quietly,
+                         main, program, run, skip, text)
 from heap_support import Running, measure, seeded_env, snapshots
 
 REDIS_ATTEMPTS = 3
+ZOMBIE_WAIT_S = 10
 
 
 def record_in_background(work, out, command, stdin=False):
@@ -95,5 +101,32 @@ def redis():
     expect(result.returncode == 0, "redis-server did not end well", describe(result))
 
 
+def state_of(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rpartition(")")[2].split()[0]
+
+
+def zombie():
+    work = fresh_dir("zombie")
+    out = os.path.join(work, "out")
+    # sh's background child exits at once; sleep, which sh becomes, never reaps it.
+    parent = record_in_background(work, out, ["sh", "-c", "true & echo $! $$; exec sleep 30"])
+    child, parent.target_pid = map(int, parent.wait_line(r"^(\d+) (\d+)$").groups())
+    try:
+        deadline = time.monotonic() + ZOMBIE_WAIT_S
+        while state_of(child) != "Z":
+            expect(time.monotonic() < deadline, f"process {child} did not become a zombie")
+            time.sleep(0.01)
+        result = run([STOKE, "heap", str(child)])
+        lines = text(result.stderr).splitlines()
+        expect(result.returncode == 1 and len(lines) == 1 and
+               re.search(rf"process {child} has exited: it is a zombie waiting for its parent "
+                         rf"\(process {parent.target_pid}\).*no snapshot", lines[0]),
+               "stoke heap on a zombie does not say it exited", describe(result))
+    finally:
+        kill_quietly(parent.target_pid)
+    parent.finish()
+
+
 if __name__ == "__main__":
-    raise SystemExit(main({"title_process": title_process, "redis": redis}))
+    raise SystemExit(main({"title_process": title_process, "redis": redis, "zombie": zombie}))
