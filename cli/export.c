@@ -92,7 +92,7 @@ static int write_html_report(const struct recording *r, const struct export_opti
     char path[PATH_MAX];
     output_path(opt, path, sizeof path);
     struct stoke_load_options load = {.split_threads = opt->split_threads};
-    struct run_measures from_traces = {0, 0};
+    struct run_measures from_traces = {0};
     char *load_output = load_output_read(opt->input);
     int rc = report_recording(r, &load, opt->measure, load_output, path, &from_traces);
     free(load_output);

@@ -2,9 +2,12 @@
  * heap.c - `stoke heap PID [--timeout SECONDS]`: asks a running process
  * that stoke's agent tracks to write a heap snapshot, and prints the
  * snapshot's path on stdout once it is written. Checks, in order, that the
- * process exists, is ours (or we are root), runs the agent, has heap
- * tracking on and a dump signal; then sends the signal and waits for a new
- * <comm>.<pid>.heap.<seq>.<time>.stoke in the process's output directory.
+ * process exists, is ours (or we are root), has not exited, runs the
+ * agent, has its trace open (which names the output directory), and, by
+ * that trace's PROCESS record (the environment for a trace older than
+ * format 1.2), has heap tracking on and a dump signal; then sends the
+ * signal and waits for a new <comm>.<pid>.heap.<seq>.<time>.stoke in the
+ * output directory.
  * Never writes the snapshot itself (the agent does) and never sends any
  * signal but the dump signal the process was started with.
  */
@@ -23,6 +26,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "peek.h"
 #include "stoke_agent_env.h"
 #include "target_process.h"
 #include "traces.h"
@@ -115,10 +119,12 @@ static int parse_options(int argc, char **argv, struct heap_options *opt)
 
 /* --- what the process allows ---------------------------------------------- */
 
-/* The dump signal and output directory of a process the agent tracks. */
+/* The dump signal and output directory of a process the agent tracks, and
+ * the trace it writes (in that directory). */
 struct dump_target {
     int signal;
-    char *output_dir;
+    char *trace;
+    char output_dir[PATH_MAX];
 };
 
 static int check_access(pid_t pid)
@@ -136,6 +142,17 @@ static int check_access(pid_t pid)
     }
 }
 
+static int check_running(pid_t pid)
+{
+    pid_t parent = 0;
+    if (target_exited(pid, &parent) <= 0)
+        return 0;
+    fprintf(stderr, "stoke heap: process %d has exited: it is a zombie waiting for its parent "
+                    "(process %d) to reap it, and can take no snapshot\n",
+            (int)pid, (int)parent);
+    return -1;
+}
+
 static int check_agent(pid_t pid)
 {
     int mapped = target_maps_file(pid, AGENT_FILE);
@@ -150,42 +167,72 @@ static int check_agent(pid_t pid)
     return -1;
 }
 
-/* Reads the heap variables the process started with. */
-static int read_dump_target(pid_t pid, struct dump_target *t)
+/* The trace the process writes, and so its output directory. */
+static int find_trace(pid_t pid, struct dump_target *t)
+{
+    int error;
+    t->trace = target_open_trace(pid, &error);
+    if (t->trace) { /* an absolute path: its directory is "/" at least */
+        int dir_len = (int)(strrchr(t->trace, '/') - t->trace);
+        snprintf(t->output_dir, sizeof t->output_dir, "%.*s", dir_len ? dir_len : 1, t->trace);
+        return 0;
+    }
+    if (error)
+        fprintf(stderr, "stoke heap: not allowed: cannot read the open files of process %d: "
+                        "%s\n", (int)pid, strerror(error));
+    else
+        fprintf(stderr, "stoke heap: process %d runs stoke's agent but has no trace open (the "
+                        "agent could not write one, or stopped profiling: its stderr says "
+                        "why), so it takes no snapshot on a signal; record it again\n",
+                (int)pid);
+    return -1;
+}
+
+/* The heap settings of a process whose trace predates format 1.2: those
+ * of the environment it started with. */
+static void read_environment_settings(pid_t pid, struct stoke_trace_info *info)
 {
     char *interval = target_environ_value(pid, STOKE_ENV_HEAP_INTERVAL);
     char *signal_text = target_environ_value(pid, STOKE_ENV_HEAP_SIGNAL);
-    t->output_dir = target_environ_value(pid, STOKE_ENV_OUTPUT);
-    t->signal = signal_text ? atoi(signal_text) : STOKE_DEFAULT_HEAP_SIGNAL;
-    int ok = 0;
-    if (!interval || !*interval || !t->output_dir || !*t->output_dir)
+    info->heap_interval = interval ? strtoull(interval, NULL, 10) : 0;
+    info->heap_signal = signal_text ? (uint32_t)atoi(signal_text) : STOKE_DEFAULT_HEAP_SIGNAL;
+    free(interval);
+    free(signal_text);
+}
+
+/* Reads the heap settings the process runs with from its trace's PROCESS
+ * record (from its environment for a trace older than format 1.2). */
+static int read_dump_target(pid_t pid, struct dump_target *t)
+{
+    struct stoke_trace_info info;
+    char err[PATH_MAX + 256];
+    if (stoke_peek_process(t->trace, &info, err, sizeof err)) {
+        fprintf(stderr, "stoke heap: cannot read the trace of process %d: %s\n", (int)pid, err);
+        return -1;
+    }
+    if (info.heap_settings == STOKE_HEAP_SETTINGS_MISSING) {
+        fprintf(stderr, "stoke heap: the trace of process %d, %s, does not hold its heap "
+                        "settings yet (the agent writes them as the process starts); try again "
+                        "in a moment\n", (int)pid, t->trace);
+        return -1;
+    }
+    if (info.heap_settings == STOKE_HEAP_SETTINGS_PREDATED)
+        read_environment_settings(pid, &info);
+    t->signal = (int)info.heap_signal;
+    if (!info.heap_interval)
         fprintf(stderr, "stoke heap: process %d runs stoke's agent without heap tracking; "
                         "start it with stoke record --heap\n", (int)pid);
     else if (t->signal <= 0 || t->signal >= NSIG)
         fprintf(stderr, "stoke heap: process %d has no heap snapshot signal (recorded with "
-                        "--heap-signal none); call stoke_heap_dump() in the program instead\n",
+                        "--heap-signal none, or the program took the signal over as it "
+                        "started); call stoke_heap_dump() in the program instead\n",
                 (int)pid);
     else
-        ok = 1;
-    free(interval);
-    free(signal_text);
-    return ok ? 0 : -1;
+        return 0;
+    return -1;
 }
 
 /* --- waiting for the snapshot --------------------------------------------- */
-
-/* 1 when name is a numbered snapshot of pid: <comm>.<pid>.heap.<seq>.<time>.stoke */
-static int is_snapshot_of(const char *name, pid_t pid)
-{
-    char infix[48];
-    snprintf(infix, sizeof infix, ".%d.heap.", (int)pid);
-    const char *at = strstr(name, infix);
-    if (!at || !is_trace_name(name))
-        return 0;
-    const char *seq = at + strlen(infix);
-    size_t digits = strspn(seq, "0123456789");
-    return digits > 0 && seq[digits] == '.';
-}
 
 /* The names of pid's snapshots in dir, as a NULL-terminated list. */
 static char **list_snapshots(const char *dir, pid_t pid)
@@ -288,7 +335,7 @@ static int take_snapshot(pid_t pid, const struct dump_target *t, double timeout_
            kill(pid, 0) == 0)
         pause_poll();
     free_list(before);
-    char path[PATH_MAX];
+    char path[2 * PATH_MAX];
     if (name)
         snprintf(path, sizeof path, "%s/%s", t->output_dir, name);
     if (name && wait_until_written(path, deadline) == 0) {
@@ -313,9 +360,10 @@ int heap_main(int argc, char **argv)
     if (status >= 0)
         return status;
     struct dump_target target = {0};
-    int ok = check_access(opt.pid) == 0 && check_agent(opt.pid) == 0 &&
+    int ok = check_access(opt.pid) == 0 && check_running(opt.pid) == 0 &&
+             check_agent(opt.pid) == 0 && find_trace(opt.pid, &target) == 0 &&
              read_dump_target(opt.pid, &target) == 0 &&
              take_snapshot(opt.pid, &target, opt.timeout_s) == 0;
-    free(target.output_dir);
+    free(target.trace);
     return ok ? EXIT_OK : EXIT_RUNTIME_FAILURE;
 }

@@ -10,10 +10,12 @@
  * command in its own process group. Never changes the child's arguments or
  * any variable but the eight above.
  *
- * The output directory is prepared in the child, between fork and exec,
- * because its default name carries the child's pid; a failure there or in
- * exec is sent back over a close-on-exec pipe, so stoke can tell a command
- * that could not start from one that ran.
+ * The output directory is prepared once the child exists, because its
+ * default name carries the child's pid: the child waits on a pipe until
+ * stoke has readied it (or ends at once when it cannot be used), then
+ * execs. A failure in the child before or in exec is sent back over a
+ * close-on-exec pipe, so stoke can tell a command that could not start
+ * from one that ran.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "launch.h"
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,16 +88,29 @@ static void take_over_signals(void)
     signals_taken = 1;
 }
 
-static void restore_signals(void)
+/* Puts stoke's signal state back as it was before the launch, but for the
+ * signals of keep_blocked (NULL: none), which stay blocked from before the
+ * dispositions change on, so none of them is lost or acted on meanwhile. */
+static void restore_signals_but(const sigset_t *keep_blocked)
 {
     if (!signals_taken)
         return;
     signals_taken = 0;
+    sigset_t mask = saved_mask;
+    if (keep_blocked) {
+        sigprocmask(SIG_BLOCK, keep_blocked, NULL);
+        sigorset(&mask, &saved_mask, keep_blocked);
+    }
     for (size_t i = 0; i < NIGNORED; i++)
         sigaction(ignored_signals[i], &saved_ignored[i], NULL);
     for (size_t i = 0; i < NFORWARDED; i++)
         sigaction(forwarded_signals[i], &saved_forwarded[i], NULL);
-    sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+    sigprocmask(SIG_SETMASK, &mask, NULL);
+}
+
+static void restore_signals(void)
+{
+    restore_signals_but(NULL);
 }
 
 /* Sets the heap variables when heap tracking is on, removes them when it is
@@ -185,21 +201,33 @@ static void enter_session(const sigset_t *mask)
     sigprocmask(SIG_SETMASK, mask, NULL);
 }
 
-static _Noreturn void become_command(const struct launch_plan *plan, int report_fd)
+/* 1 once stoke says the output directory is ready; 0 when it could not be
+ * used (stoke closed the pipe without a word, and has said why). */
+static int output_dir_ready(int go_fd)
+{
+    char go;
+    ssize_t n;
+    do
+        n = read(go_fd, &go, 1);
+    while (n < 0 && errno == EINTR);
+    close(go_fd);
+    return n == 1;
+}
+
+static _Noreturn void become_command(const struct launch_plan *plan, int report_fd, int go_fd)
 {
     if (plan->session_mask)
         enter_session(plan->session_mask);
     else
         restore_signals();
+    if (!output_dir_ready(go_fd))
+        _exit(1);
     char dir[PATH_MAX];
     name_output_dir(plan, getpid(), dir, sizeof dir);
-    int error = prepare_output_dir(dir);
-    if (error)
-        fail_in_child(report_fd, STAGE_OUTPUT_DIR, error, 1);
     if (set_agent_environment(plan, dir))
         fail_in_child(report_fd, STAGE_OUTPUT_DIR, errno, 1);
     execv(plan->file, plan->argv);
-    error = errno;
+    int error = errno;
     fail_in_child(report_fd, STAGE_EXEC, error, cannot_run_status(error));
 }
 
@@ -261,23 +289,48 @@ static int cannot_start(const struct launch_plan *plan, int error, char *err, si
     return -1;
 }
 
+static void close_pipe(int fds[2])
+{
+    close(fds[0]);
+    close(fds[1]);
+}
+
+/* Readies the child's output directory and lets the child go on; -1 when
+ * the directory cannot be used (the child then ends). */
+static int ready_output_dir(struct launched *child, int go_fd, char *err, size_t errlen)
+{
+    int ready = prepare_output_dir(child->output_dir, &child->earlier, err, errlen) == 0;
+    if (ready) /* a child that died meanwhile is then reaped as one that ran */
+        send(go_fd, "g", 1, MSG_NOSIGNAL);
+    close(go_fd);
+    return ready ? 0 : -1;
+}
+
 int launch(const struct launch_plan *plan, struct launched *child, char *err, size_t errlen,
            int *failure_status)
 {
-    int report[2];
+    int report[2], go[2];
+    memset(child, 0, sizeof *child);
     if (pipe2(report, O_CLOEXEC))
         return cannot_start(plan, errno, err, errlen, failure_status);
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go)) {
+        close_pipe(report);
+        return cannot_start(plan, errno, err, errlen, failure_status);
+    }
     if (!plan->session_mask)
         take_over_signals();
     pid_t pid = fork();
     if (pid == 0) {
         close(report[0]);
-        become_command(plan, report[1]);
+        close(go[1]);
+        become_command(plan, report[1], go[0]);
     }
     int fork_error = errno;
     close(report[1]);
+    close(go[0]);
     if (pid < 0) {
         close(report[0]);
+        close(go[1]);
         restore_signals();
         return cannot_start(plan, fork_error, err, errlen, failure_status);
     }
@@ -289,21 +342,28 @@ int launch(const struct launch_plan *plan, struct launched *child, char *err, si
         forward_to = pid;
         sigprocmask(SIG_SETMASK, &saved_mask, NULL);
     }
+    if (ready_output_dir(child, go[1], err, errlen)) {
+        close(report[0]);
+        wait_for_child(child, NULL);
+        *failure_status = 1;
+        return -1;
+    }
 
     struct start_failure failure;
     int started = read_start_failure(report[0], &failure) == 0;
     close(report[0]);
     if (started)
         return 0;
-    *failure_status = shell_status(wait_for_child(child));
+    *failure_status = shell_status(wait_for_child(child, NULL));
     describe_start_failure(plan, child, &failure, err, errlen);
+    free_output_files(&child->earlier);
     return -1;
 }
 
-int wait_for_child(struct launched *child)
+int wait_for_child(struct launched *child, const sigset_t *keep_blocked)
 {
     int status = reap(child->pid, &child->cpu_us);
     forward_to = 0;
-    restore_signals();
+    restore_signals_but(keep_blocked);
     return status;
 }

@@ -11,6 +11,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "output_files.h"
+
 /* Heap tracking of the command (the STOKE_HEAP_* variables). */
 struct heap_plan {
     uint64_t interval; /* mean bytes per sample; 1 = every allocation; 0 = off */
@@ -38,19 +40,23 @@ struct launched {
     char output_dir[PATH_MAX]; /* where the traces go, as the user named it */
     uint64_t cpu_us;           /* after the wait: CPU time of the command and
                                   of the children it waited for */
+    struct output_files earlier; /* stoke's kinds of files in output_dir before the
+                                    command started: not this recording's */
 };
 
-/* Prepares the output directory and starts the command in it. Returns 0, or
- * -1 when the command could not start: then err holds a one-line message
- * and *failure_status the exit status stoke should end with. */
+/* Prepares the output directory and starts the command in it. Returns 0
+ * (free child->earlier when done with it), or -1 when the command could not
+ * start: then err holds a one-line message and *failure_status the exit
+ * status stoke should end with. */
 int launch(const struct launch_plan *plan, struct launched *child, char *err, size_t errlen,
            int *failure_status);
 
-/* Waits for the child to end and returns its wait status. While it waits,
- * (without a session_mask)
- * SIGINT and SIGQUIT are left to the child and SIGTERM and SIGHUP are
- * passed on. */
-int wait_for_child(struct launched *child);
+/* Waits for the child to end and returns its wait status. While it waits
+ * (without a session_mask), SIGINT and SIGQUIT are left to the child and
+ * SIGTERM and SIGHUP are passed on. Then stoke's signals are as before the
+ * launch, but for those of keep_blocked (NULL: none), which stay blocked
+ * for stoke to read. */
+int wait_for_child(struct launched *child, const sigset_t *keep_blocked);
 
 /* A wait status as a shell reports it: the exit code, or 128 + the signal
  * that ended the process. */

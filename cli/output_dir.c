@@ -1,21 +1,23 @@
 /*
  * output_dir.c - readies the output directory of a recording: names the
- * default one, creates it (mkdir -p), makes sure it is writable and clears
- * what an earlier recording left there, so the directory holds one run.
- * Never touches files other than *.stoke traces and flamegraph.html.
+ * default one, creates it (mkdir -p), makes sure it is safe to write into
+ * (the user's own or root's, and so is a symbolic link that names it: a
+ * directory another user planted could be emptied, watched or swapped
+ * under the recording) and writable, and clears what the earlier
+ * recording into it wrote (manifest.c). Never removes a file itself.
  */
 #include "output_dir.h"
 
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "outputs.h"
-#include "traces.h"
+#include "manifest.h"
+#include "user_name.h"
 
 void default_output_dir(char *dir, size_t len, pid_t pid)
 {
@@ -45,34 +47,48 @@ static int make_directories(const char *dir)
     return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 }
 
-/* Removes the files an earlier recording wrote; says so when there were any. */
-static void remove_earlier_run(const char *dir)
+/* Refuses dir when it, or the symbolic link that names it, belongs to
+ * another user than this one and root. */
+static int check_owner(const char *dir, char *err, size_t errlen)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    int removed = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!is_trace_name(e->d_name) && strcmp(e->d_name, REPORT_FILE_NAME))
-            continue;
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        removed += unlink(path) == 0;
+    struct stat link, target;
+    if (lstat(dir, &link) || stat(dir, &target)) {
+        snprintf(err, errlen, "cannot use output directory '%s': %s; choose another with -o",
+                 dir, strerror(errno));
+        return -1;
     }
-    closedir(d);
-    if (removed)
-        fprintf(stderr, "stoke: removed %d file%s of an earlier recording from %s/\n", removed,
-                removed == 1 ? "" : "s", dir);
+    int planted_link = S_ISLNK(link.st_mode) && !owned_by_user_or_root(link.st_uid);
+    if (!planted_link && owned_by_user_or_root(target.st_uid))
+        return 0;
+    char owner[128];
+    stoke_user_name(planted_link ? link.st_uid : target.st_uid, owner, sizeof owner);
+    snprintf(err, errlen,
+             "output directory '%s' %s another user, %s: they could change or remove what "
+             "stoke writes there; choose another with -o, a directory of your own",
+             dir, planted_link ? "is a symbolic link owned by" : "belongs to", owner);
+    return -1;
 }
 
-int prepare_output_dir(const char *dir)
+int prepare_output_dir(const char *dir, struct output_files *earlier, char *err,
+                       size_t errlen)
 {
     int error = make_directories(dir);
+    if (!error && check_owner(dir, err, errlen))
+        return -1;
+    int fd = -1;
+    if (!error && access(dir, W_OK | X_OK))
+        error = errno;
+    if (!error && (fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        error = errno;
+    if (!error) {
+        remove_earlier_recording(fd, dir);
+        if (list_output_files(fd, earlier))
+            error = errno;
+    }
+    if (fd >= 0)
+        close(fd);
     if (error)
-        return error;
-    if (access(dir, W_OK | X_OK))
-        return errno;
-    remove_earlier_run(dir);
-    return 0;
+        snprintf(err, errlen, "cannot use output directory '%s': %s; choose another with -o",
+                 dir, strerror(error));
+    return error ? -1 : 0;
 }

@@ -12,37 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-struct proc_entry {
-    pid_t pid, ppid, pgid;
-    char state;
-};
-
-/* Reads pid, state, ppid and pgid from /proc/<pid>/stat. */
-static int read_entry(const char *name, struct proc_entry *e)
-{
-    char path[64], line[512];
-    snprintf(path, sizeof path, "/proc/%s/stat", name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t n = fread(line, 1, sizeof line - 1, f);
-    fclose(f);
-    line[n] = '\0';
-    char *after_comm = strrchr(line, ')');
-    int ppid, pgid;
-    if (!after_comm || sscanf(after_comm + 1, " %c %d %d", &e->state, &ppid, &pgid) != 3)
-        return -1;
-    e->pid = (pid_t)atoi(name);
-    e->ppid = ppid;
-    e->pgid = pgid;
-    return 0;
-}
-
 /* Every process of /proc (malloc'ed, *n entries). */
-static struct proc_entry *read_processes(size_t *n)
+static struct proc_stat *read_processes(size_t *n)
 {
     DIR *dir = opendir("/proc");
-    struct proc_entry *all = NULL;
+    struct proc_stat *all = NULL;
     size_t cap = 0;
     *n = 0;
     struct dirent *d;
@@ -50,12 +24,12 @@ static struct proc_entry *read_processes(size_t *n)
         if (!isdigit((unsigned char)d->d_name[0]))
             continue;
         if (*n == cap) {
-            struct proc_entry *bigger = realloc(all, (cap = cap ? 2 * cap : 256) * sizeof *all);
+            struct proc_stat *bigger = realloc(all, (cap = cap ? 2 * cap : 256) * sizeof *all);
             if (!bigger)
                 break;
             all = bigger;
         }
-        if (read_entry(d->d_name, &all[*n]) == 0)
+        if (read_proc_stat(d->d_name, &all[*n]) == 0)
             (*n)++;
     }
     if (dir)
@@ -63,7 +37,7 @@ static struct proc_entry *read_processes(size_t *n)
     return all;
 }
 
-static int descends_from(const struct proc_entry *all, size_t n, pid_t pid, pid_t ancestor)
+static int descends_from(const struct proc_stat *all, size_t n, pid_t pid, pid_t ancestor)
 {
     for (size_t depth = 0; depth < n && pid > 1; depth++) {
         size_t i = 0;
@@ -78,30 +52,43 @@ static int descends_from(const struct proc_entry *all, size_t n, pid_t pid, pid_
     return 0;
 }
 
-/* Signals (sig > 0) or counts (sig 0) the live descendants outside spare. */
-static int visit_descendants(int sig, pid_t spare)
+/* Signals (sig > 0) or counts (sig 0) the live descendants outside spare;
+ * with found, also lists them there (malloc'ed, as many as counted). */
+static int visit_descendants(int sig, pid_t spare, struct proc_stat **found)
 {
     size_t n;
-    struct proc_entry *all = read_processes(&n);
+    struct proc_stat *all = read_processes(&n);
+    struct proc_stat *list = found ? calloc(n ? n : 1, sizeof *list) : NULL;
     int count = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct proc_entry *e = &all[i];
+        const struct proc_stat *e = &all[i];
         if (e->state == 'Z' || (spare && e->pgid == spare) ||
             !descends_from(all, n, e->pid, getpid()))
             continue;
-        if (sig == 0 || kill(e->pid, sig) == 0)
-            count++;
+        if (sig && kill(e->pid, sig))
+            continue;
+        if (list)
+            list[count] = *e;
+        count++;
     }
     free(all);
+    if (found)
+        *found = list;
     return count;
 }
 
 int signal_descendants(int sig, pid_t spare)
 {
-    return visit_descendants(sig, spare);
+    return visit_descendants(sig, spare, NULL);
 }
 
 int count_descendants(pid_t spare)
 {
-    return visit_descendants(0, spare);
+    return visit_descendants(0, spare, NULL);
+}
+
+size_t list_descendants(struct proc_stat **found)
+{
+    int count = visit_descendants(0, 0, found);
+    return *found ? (size_t)count : 0;
 }

@@ -22,7 +22,9 @@
 #include "elf_check.h"
 #include "stoke_agent_env.h"
 #include "launch.h"
+#include "left_running.h"
 #include "load_output.h"
+#include "manifest.h"
 #include "measure.h"
 #include "options.h"
 #include "open_report.h"
@@ -86,8 +88,10 @@ void record_usage(FILE *out)
             "  -h, --help          show this help\n"
             "\n"
             "TIME is a number with ms, s (the default) or m. Any --heap-* option implies\n"
-            "--heap. stoke exits with COMMAND's exit status (128 + N if a signal N ended\n"
-            "it); with -P, 0 when the load command succeeded, 1 when it or the server\n"
+            "--heap. When COMMAND exits and leaves processes running (a daemon), stoke\n"
+            "waits for them before it reports; Ctrl-C or SIGTERM stops the wait and leaves\n"
+            "them running. stoke exits with COMMAND's exit status (128 + N if a signal N\n"
+            "ended it); with -P, 0 when the load command succeeded, 1 when it or the server\n"
             "failed, 130 after Ctrl-C (128 + N after signal N: SIGTERM, SIGHUP); a second\n"
             "Ctrl-C stops at once, without a report.\n",
             STOKE_DEFAULT_HZ, STOKE_MAX_HZ);
@@ -376,6 +380,13 @@ static int warn_if_unprofilable(const char *file, enum preload_verdict verdict)
     return 1;
 }
 
+/* What became of the report of a run. */
+enum run_report {
+    REPORT_FAILED = -1,         /* none could be made (stoke said why) */
+    REPORT_WRITTEN = 0,         /* or, with --collect-only, the traces are there */
+    REPORT_NOTHING_RECORDED = 1 /* every trace the run left holds no record */
+};
+
 /* Says why a run left no trace. */
 static void explain_missing_traces(const char *dir, int warned_unprofilable)
 {
@@ -387,42 +398,77 @@ static void explain_missing_traces(const char *dir, int warned_unprofilable)
 }
 
 /* --collect-only: tells where the traces are; reads none of them. */
-static int point_to_traces(const char *dir, int warned_unprofilable)
+static enum run_report point_to_traces(const struct launched *child, int warned_unprofilable)
 {
-    int count = count_traces(dir);
+    const char *dir = child->output_dir;
+    int count = count_run_traces(dir, &child->earlier);
     if (count <= 0) {
         explain_missing_traces(dir, warned_unprofilable);
-        return -1;
+        return REPORT_FAILED;
     }
     fprintf(stderr, "stoke: %d trace%s in %s/; make the report with: stoke report %s\n", count,
             count == 1 ? "" : "s", dir, dir);
-    return 0;
+    return REPORT_WRITTEN;
 }
 
-/* Writes the report of the run in dir and prints the summary, then opens
- * it with --open. Returns 0, or -1 when no report could be made (already
- * said why). */
-static int report_run(const struct record_options *opt, const char *dir,
-                      const struct run_measures *run, int warned_unprofilable)
+/* stoke's exit status: the command's, or 1 when the command succeeded but
+ * stoke made no report (unless it warned before the run that it could not
+ * profile it, or the run recorded nothing at all). */
+static int record_status(int command_status, enum run_report reported, int warned)
+{
+    return reported == REPORT_FAILED && command_status == 0 && !warned ? EXIT_RUNTIME_FAILURE
+                                                                       : command_status;
+}
+
+/* The files the run made stay listed for the next recording to remove. */
+static void finish_output_dir(struct launched *child)
+{
+    leave_manifest(child->output_dir, &child->earlier);
+    free_output_files(&child->earlier);
+}
+
+/* Warns about a run whose traces hold nothing to report: the program ended
+ * (or closed its trace) before the agent wrote a frame, or the agent could
+ * not write one. */
+static void warn_nothing_recorded(const struct recording *r)
+{
+    for (size_t i = 0; i < r->ncpu; i++)
+        fprintf(stderr, "stoke: warning: %s holds no records (the process ended or closed it "
+                        "before the agent wrote one, or the agent could not write); nothing "
+                        "to report\n",
+                r->cpu_traces[i]);
+}
+
+/* Writes the report of the run's traces (not those that were in its output
+ * directory before it) and prints the summary, then opens it with --open.
+ * with_load_output: the run saved the load command's output, which goes
+ * into the report. */
+static enum run_report report_run(const struct record_options *opt,
+                                  const struct launched *child, const struct run_measures *run,
+                                  int warned_unprofilable, int with_load_output)
 {
     if (opt->collect_only)
-        return point_to_traces(dir, warned_unprofilable);
+        return point_to_traces(child, warned_unprofilable);
+    const char *dir = child->output_dir;
     struct recording r;
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     char err[PATH_MAX + 256];
-    int result = -1;
-    int count = find_traces(dir, &r, err, sizeof err);
+    enum run_report result = REPORT_FAILED;
+    int count = find_run_traces(dir, &child->earlier, &r, err, sizeof err);
     if (count < 0) {
         fprintf(stderr, "stoke: %s\n", err);
     } else if (count == 0) {
         explain_missing_traces(dir, warned_unprofilable);
+    } else if (r.nempty == r.ncpu && !r.nsnapshots) {
+        warn_nothing_recorded(&r);
+        result = REPORT_NOTHING_RECORDED;
     } else {
         char report[PATH_MAX];
         report_path_for(dir, REPORT_FILE_NAME, report, sizeof report);
-        char *load_output = load_output_read(dir);
+        char *load_output = with_load_output ? load_output_read(dir) : NULL;
         result = report_recording(&r, &load, MEASURE_UNSET, load_output, report, run);
         free(load_output);
-        if (result == 0 && opt->open_report)
+        if (result == REPORT_WRITTEN && opt->open_report)
             open_report(report);
     }
     free_recording(&r);
@@ -446,18 +492,49 @@ static int record_session(const struct record_options *opt, struct launch_plan *
         fprintf(stderr, "stoke: %s\n", err);
         return status;
     }
-    if (result.ran_load)
-        load_output_save(child.output_dir, result.output.text, result.output.len,
-                         result.output.dropped);
+    int saved_load = result.ran_load &&
+                     load_output_save(child.output_dir, result.output.text, result.output.len,
+                                      result.output.dropped) == 0;
     free(result.output.text);
-    if (!result.write_report) {
+    enum run_report reported = REPORT_WRITTEN;
+    if (result.write_report) {
+        struct run_measures run = {.wall_us = result.wall_us};
+        reported = report_run(opt, &child, &run, warned, saved_load);
+    } else {
         fprintf(stderr, "stoke: stopped at once; no report written (stoke report %s makes "
                         "it from the traces)\n", child.output_dir);
-        return result.status;
     }
-    struct run_measures run = {result.wall_us, 0};
-    int reported = report_run(opt, child.output_dir, &run, warned);
-    return reported && result.status == 0 ? EXIT_RUNTIME_FAILURE : result.status;
+    finish_output_dir(&child);
+    return record_status(result.status, reported, 0);
+}
+
+/* The command alone: stoke waits for it, and for the processes it leaves
+ * running, then reports. */
+static int record_alone(const struct record_options *opt, const struct launch_plan *plan,
+                        int warned)
+{
+    struct adoption adoption;
+    struct launched child;
+    char err[PATH_MAX + 256];
+    int status;
+    adopt_left_running(&adoption);
+    uint64_t start_us = monotonic_us();
+    if (launch(plan, &child, err, sizeof err, &status)) {
+        fprintf(stderr, "stoke: %s\n", err);
+        return status;
+    }
+    int wait_status = wait_for_child(&child, &adoption.stop_signals);
+    struct left_running left;
+    wait_for_left_running(&adoption, &left);
+    struct run_measures run = {.wall_us = monotonic_us() - start_us,
+                               .cpu_us = child.cpu_us + left.cpu_us,
+                               .running = left.running,
+                               .nrunning = left.nrunning};
+    enum run_report reported = report_run(opt, &child, &run, warned, 0);
+    free_left_running(&left);
+    finish_output_dir(&child);
+    pass_on_interrupt(wait_status);
+    return record_status(shell_status(wait_status), reported, warned);
 }
 
 int record_main(int argc, char **argv)
@@ -494,19 +571,6 @@ int record_main(int argc, char **argv)
         .clock = opt.clock,
         .heap = opt.heap,
     };
-    if (is_session(&opt))
-        return record_session(&opt, &plan, warned);
-    struct launched child;
-    uint64_t start_us = monotonic_us();
-    if (launch(&plan, &child, err, sizeof err, &status)) {
-        fprintf(stderr, "stoke: %s\n", err);
-        return status;
-    }
-    int wait_status = wait_for_child(&child);
-    struct run_measures run = {monotonic_us() - start_us, child.cpu_us};
-
-    int reported = report_run(&opt, child.output_dir, &run, warned);
-    pass_on_interrupt(wait_status);
-    status = shell_status(wait_status);
-    return reported && status == 0 && !warned ? EXIT_RUNTIME_FAILURE : status;
+    return is_session(&opt) ? record_session(&opt, &plan, warned)
+                            : record_alone(&opt, &plan, warned);
 }

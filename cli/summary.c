@@ -98,7 +98,17 @@ static int sampled_by_primary_engine(const struct stoke_process_summary *proc)
     return proc->engine == STOKE_ENGINE_PERF_TASK_CLOCK;
 }
 
-static void print_process(FILE *out, const struct stoke_process_summary *proc)
+static int still_running(const struct stoke_process_summary *proc,
+                         const struct run_measures *run)
+{
+    for (size_t i = 0; i < run->nrunning; i++)
+        if ((uint32_t)run->running[i] == proc->pid)
+            return 1;
+    return 0;
+}
+
+static void print_process(FILE *out, const struct stoke_process_summary *proc,
+                          const struct run_measures *run)
 {
     fputs("  ", out);
     stoke_put_printable(out, proc->comm, SIZE_MAX);
@@ -107,7 +117,9 @@ static void print_process(FILE *out, const struct stoke_process_summary *proc)
         fprintf(out, ", %" PRIu64 " lost", proc->samples_lost);
     if (!sampled_by_primary_engine(proc))
         fprintf(out, ", sampled by %s (fewer samples than asked)", engine_name(proc->engine));
-    if (!proc->ended_cleanly)
+    if (still_running(proc, run))
+        fprintf(out, ", still running (its trace so far)");
+    else if (!proc->ended_cleanly)
         fprintf(out, ", trace cut short");
     fputc('\n', out);
 }
@@ -122,7 +134,8 @@ static int by_samples_descending(const void *a, const void *b)
 }
 
 /* The processes with the most samples, and one line for the rest. */
-static void print_processes(FILE *out, const struct stoke_profile *p)
+static void print_processes(FILE *out, const struct stoke_profile *p,
+                            const struct run_measures *run)
 {
     const struct stoke_process_summary **order = calloc(p->nprocs ? p->nprocs : 1, sizeof *order);
     if (!order)
@@ -133,7 +146,7 @@ static void print_processes(FILE *out, const struct stoke_profile *p)
     uint64_t rest_samples = 0;
     for (size_t i = 0; i < p->nprocs; i++) {
         if (i < PROCESSES_SHOWN)
-            print_process(out, order[i]);
+            print_process(out, order[i], run);
         else
             rest_samples += order[i]->samples;
     }
@@ -250,6 +263,6 @@ void print_hottest(FILE *out, const struct stoke_profile *p)
 void print_summary(FILE *out, const struct stoke_profile *p, const struct run_measures *run)
 {
     print_totals(out, p, run);
-    print_processes(out, p);
+    print_processes(out, p, run);
     print_hottest(out, p);
 }

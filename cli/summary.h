@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "profile.h"
 
@@ -13,6 +14,8 @@
 struct run_measures {
     uint64_t wall_us;     /* 0: the longest process duration in the traces */
     uint64_t cpu_us;  /* CPU time of the command and its children */
+    const pid_t *running; /* processes still running, their traces still being written */
+    size_t nrunning;
 };
 
 /* Prints duration, samples, lost samples, the processes and the hottest

@@ -5,13 +5,18 @@
 #define _GNU_SOURCE /* getline */
 #include "target_process.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "proc_stat.h"
+#include "traces.h"
 
 enum target_access check_target(pid_t pid)
 {
@@ -23,6 +28,47 @@ enum target_access check_target(pid_t pid)
     if (kill(pid, 0))
         return errno == ESRCH ? TARGET_MISSING : TARGET_FOREIGN;
     return geteuid() == 0 || st.st_uid == geteuid() ? TARGET_OURS : TARGET_FOREIGN;
+}
+
+int target_exited(pid_t pid, pid_t *parent)
+{
+    char name[24];
+    struct proc_stat st;
+    snprintf(name, sizeof name, "%d", (int)pid);
+    if (read_proc_stat(name, &st))
+        return -1;
+    *parent = st.ppid;
+    return st.state == 'Z' || st.state == 'X';
+}
+
+/* 1 when the descriptor named fd_name in /proc/<pid>/fd is pid's CPU
+ * trace; its path in path. */
+static int is_open_trace(pid_t pid, const char *fd_name, char *path, size_t len)
+{
+    char link[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/%d/fd/%s", (int)pid, fd_name);
+    ssize_t n = readlink(link, path, len - 1);
+    if (n <= 0)
+        return 0;
+    path[n] = '\0';
+    const char *slash = strrchr(path, '/');
+    return path[0] == '/' && is_cpu_trace_of(slash + 1, pid);
+}
+
+char *target_open_trace(pid_t pid, int *error)
+{
+    char dir_path[64], path[PATH_MAX];
+    snprintf(dir_path, sizeof dir_path, "/proc/%d/fd", (int)pid);
+    DIR *fds = opendir(dir_path);
+    *error = fds ? 0 : errno;
+    char *found = NULL;
+    struct dirent *e;
+    while (fds && !found && (e = readdir(fds)))
+        if (e->d_name[0] != '.' && is_open_trace(pid, e->d_name, path, sizeof path))
+            found = strdup(path);
+    if (fds)
+        closedir(fds);
+    return found;
 }
 
 static int ends_with(const char *text, size_t len, const char *suffix)

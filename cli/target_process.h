@@ -1,7 +1,7 @@
 /*
  * target_process.h - what /proc tells about a running process that stoke
- * did not start: whether it exists and is ours, what it has mapped, and
- * the environment it started with.
+ * did not start: whether it exists, is ours and still runs, what it has
+ * mapped, the trace it has open, and the environment it started with.
  */
 #ifndef STOKE_CLI_TARGET_PROCESS_H
 #define STOKE_CLI_TARGET_PROCESS_H
@@ -15,6 +15,16 @@ enum target_access {
 };
 
 enum target_access check_target(pid_t pid);
+
+/* 1 when pid has exited and waits, a zombie, for its parent to reap it
+ * (the parent's pid in *parent), 0 when it runs, -1 when it cannot be
+ * told. */
+int target_exited(pid_t pid, pid_t *parent);
+
+/* The path of the CPU trace pid has open (the agent keeps it open for the
+ * process's whole life), malloc'ed; NULL when it has none open (*error 0)
+ * or its descriptors cannot be read (*error the errno). */
+char *target_open_trace(pid_t pid, int *error);
 
 /* 1 when a file whose name ends in file_name is mapped into pid, 0 when
  * not, -1 when the maps cannot be read. */

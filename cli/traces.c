@@ -1,10 +1,12 @@
 /*
- * traces.c - the trace files of a path: finds them, tells CPU traces from
- * heap snapshots by their records (symbolizer's peek), and loads them
- * through the symbolizer's loader, CPU traces into one profile and
- * snapshots into profiles of their own. Never parses traces itself and
+ * traces.c - the trace files of a path: knows the names the agent gives
+ * them, finds them (all of a directory, or those a recording made), tells
+ * CPU traces from heap snapshots by their records (symbolizer's peek), and
+ * loads them through the symbolizer's loader, CPU traces into one profile
+ * and snapshots into profiles of their own. Never parses traces itself and
  * never writes anything but stderr warnings.
  */
+#define _GNU_SOURCE /* memrchr */
 #include "traces.h"
 
 #include <dirent.h>
@@ -26,20 +28,78 @@ int is_trace_name(const char *name)
     return len > suffix && !strcmp(name + len - suffix, TRACE_SUFFIX);
 }
 
+static int all_digits(const char *text, size_t len)
+{
+    return len > 0 && strspn(text, "0123456789") >= len;
+}
+
+/* 1 when name[0..len) is "<comm>.<pid>", comm not empty. */
+static int names_process(const char *name, size_t len, pid_t pid)
+{
+    char infix[24];
+    size_t n = (size_t)snprintf(infix, sizeof infix, ".%d", (int)pid);
+    return len > n && !memcmp(name + len - n, infix, n);
+}
+
+int is_cpu_trace_of(const char *name, pid_t pid)
+{
+    if (!is_trace_name(name))
+        return 0;
+    size_t len = strlen(name) - strlen(TRACE_SUFFIX); /* <comm>.<pid>[.<n>] */
+    const char *last_dot = memrchr(name, '.', len);
+    size_t before_dot = last_dot ? (size_t)(last_dot - name) : 0;
+    return names_process(name, len, pid) ||
+           (last_dot && all_digits(last_dot + 1, len - before_dot - 1) &&
+            names_process(name, before_dot, pid));
+}
+
+int is_snapshot_of(const char *name, pid_t pid)
+{
+    char infix[48];
+    snprintf(infix, sizeof infix, ".%d.heap.", (int)pid);
+    const char *at = strstr(name, infix);
+    if (!at || !is_trace_name(name))
+        return 0;
+    const char *seq = at + strlen(infix);
+    size_t digits = strspn(seq, "0123456789");
+    return digits > 0 && seq[digits] == '.';
+}
+
 static int select_trace(const struct dirent *e)
 {
     return is_trace_name(e->d_name);
 }
 
-int count_traces(const char *dir)
+/* 1 when path (named name in its directory) is one of earlier. */
+static int is_earlier_file(const char *path, const char *name,
+                           const struct output_files *earlier)
+{
+    struct stat st;
+    return earlier && earlier->n && lstat(path, &st) == 0 &&
+           find_output_file(earlier, name, (uint64_t)st.st_ino);
+}
+
+/* dir/name in path; "out/" names its files without a second '/'. */
+static void path_in_dir(const char *dir, const char *name, char *path, size_t len)
+{
+    size_t dir_len = strlen(dir);
+    snprintf(path, len, "%s%s%s", dir, dir_len && dir[dir_len - 1] == '/' ? "" : "/", name);
+}
+
+int count_run_traces(const char *dir, const struct output_files *earlier)
 {
     struct dirent **names;
     int count = scandir(dir, &names, select_trace, NULL);
-    for (int i = 0; i < count; i++)
+    int of_run = 0;
+    for (int i = 0; i < count; i++) {
+        char path[PATH_MAX];
+        path_in_dir(dir, names[i]->d_name, path, sizeof path);
+        of_run += !is_earlier_file(path, names[i]->d_name, earlier);
         free(names[i]);
+    }
     if (count >= 0)
         free(names);
-    return count;
+    return count < 0 ? -1 : of_run;
 }
 
 int is_peak_snapshot(const struct snapshot *s)
@@ -57,6 +117,7 @@ static void add_trace(struct recording *r, const char *path, const struct stoke_
     } else {
         r->cpu_traces = stoke_xrealloc(r->cpu_traces, (r->ncpu + 1) * sizeof *r->cpu_traces);
         r->cpu_traces[r->ncpu++] = stoke_xstrdup(path);
+        r->nempty += info->pid == 0;
     }
 }
 
@@ -71,7 +132,15 @@ static int by_pid_then_sequence(const void *a, const void *b)
            (x->info.heap.sequence < y->info.heap.sequence);
 }
 
-static int find_in_directory(const char *dir, struct recording *r, char *err, size_t errlen)
+static void sort_snapshots(struct recording *r)
+{
+    if (r->nsnapshots)
+        qsort(r->snapshots, r->nsnapshots, sizeof *r->snapshots, by_pid_then_sequence);
+}
+
+/* The traces of dir but those of earlier (NULL: none). */
+static int find_in_directory(const char *dir, const struct output_files *earlier,
+                             struct recording *r, char *err, size_t errlen)
 {
     struct dirent **names;
     int count = scandir(dir, &names, select_trace, alphasort);
@@ -79,13 +148,16 @@ static int find_in_directory(const char *dir, struct recording *r, char *err, si
         snprintf(err, errlen, "cannot read directory '%s': %s", dir, strerror(errno));
         return -1;
     }
-    int found = 0;
-    size_t dir_len = strlen(dir);
-    const char *separator = dir_len && dir[dir_len - 1] == '/' ? "" : "/"; /* "out/" too */
+    int found = 0, tried = 0;
     for (int i = 0; i < count; i++) {
         char path[PATH_MAX], why[PATH_MAX + 256];
         struct stoke_trace_info info;
-        snprintf(path, sizeof path, "%s%s%s", dir, separator, names[i]->d_name);
+        path_in_dir(dir, names[i]->d_name, path, sizeof path);
+        if (is_earlier_file(path, names[i]->d_name, earlier)) {
+            free(names[i]);
+            continue;
+        }
+        tried++;
         if (stoke_peek_trace(path, &info, why, sizeof why) == 0) {
             add_trace(r, path, &info);
             found++;
@@ -95,9 +167,9 @@ static int find_in_directory(const char *dir, struct recording *r, char *err, si
         free(names[i]);
     }
     free(names);
-    if (count > 0 && found == 0) {
+    if (tried > 0 && found == 0) {
         snprintf(err, errlen, "no trace in '%s' could be read (%d tried); record again", dir,
-                 count);
+                 tried);
         return -1;
     }
     return found;
@@ -114,13 +186,22 @@ static int add_traces_of(const char *path, struct recording *r, char *err, size_
         return -1;
     }
     if (S_ISDIR(st.st_mode)) {
-        found = find_in_directory(path, r, err, errlen);
+        found = find_in_directory(path, NULL, r, err, errlen);
     } else {
         struct stoke_trace_info info;
         found = stoke_peek_trace(path, &info, err, errlen) == 0 ? 1 : -1;
         if (found == 1)
             add_trace(r, path, &info);
     }
+    return found;
+}
+
+int find_run_traces(const char *dir, const struct output_files *earlier, struct recording *r,
+                    char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    int found = find_in_directory(dir, earlier, r, err, errlen);
+    sort_snapshots(r);
     return found;
 }
 
@@ -138,8 +219,7 @@ int find_traces_of_paths(const char *const *paths, size_t n, struct recording *r
         int found = add_traces_of(paths[i], r, err, errlen);
         total = found < 0 ? -1 : total + found;
     }
-    if (r->nsnapshots)
-        qsort(r->snapshots, r->nsnapshots, sizeof *r->snapshots, by_pid_then_sequence);
+    sort_snapshots(r);
     return total;
 }
 

@@ -6,16 +6,27 @@
 #define STOKE_CLI_TRACES_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "load.h"
+#include "output_files.h"
 #include "peek.h"
 #include "profile.h"
 
 /* 1 if a file name is a trace's (ends in ".stoke"). */
 int is_trace_name(const char *name);
 
-/* The number of traces in directory dir, or -1 if it cannot be read. */
-int count_traces(const char *dir);
+/* 1 if a file name is the agent's name for the CPU trace of process pid:
+ * <comm>.<pid>.stoke, or <comm>.<pid>.<n>.stoke when that was taken. */
+int is_cpu_trace_of(const char *name, pid_t pid);
+
+/* 1 if a file name is a numbered heap snapshot of process pid:
+ * <comm>.<pid>.heap.<seq>.<time>.stoke */
+int is_snapshot_of(const char *name, pid_t pid);
+
+/* The number of traces in directory dir but those of earlier (NULL:
+ * none), or -1 if it cannot be read. */
+int count_run_traces(const char *dir, const struct output_files *earlier);
 
 struct snapshot {
     char *path;
@@ -26,6 +37,7 @@ struct snapshot {
 struct recording {
     char **cpu_traces;          /* in name order */
     size_t ncpu;
+    size_t nempty;              /* CPU traces without a PROCESS record: nothing to report */
     struct snapshot *snapshots; /* by pid, then sequence; a pid's peak snapshot last */
     size_t nsnapshots;
 };
@@ -38,6 +50,11 @@ int is_peak_snapshot(const struct snapshot *s);
  * traces found (0: a directory without traces), or -1 with a one-line
  * message in err. */
 int find_traces(const char *path, struct recording *r, char *err, size_t errlen);
+
+/* The traces of a recording into directory dir: all but those of earlier
+ * (the files that were there before it). */
+int find_run_traces(const char *dir, const struct output_files *earlier, struct recording *r,
+                    char *err, size_t errlen);
 
 /* The same for several paths, their traces together in one recording; -1
  * with err at the first path that cannot be read. */

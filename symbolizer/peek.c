@@ -3,7 +3,8 @@
  *
  * Owns: which records decide a file's kind: HEAP makes it a heap snapshot;
  * SAMPLES, END, or the end of the file before either make it a CPU trace
- * (the same rule the loader applies).
+ * (the same rule the loader applies); and reading the heap settings a
+ * PROCESS record carries since format 1.2.
  * Never: reads past the deciding record, or symbolizes.
  */
 #include "peek.h"
@@ -14,19 +15,43 @@
 #include "reader.h"
 #include "stoke_format.h"
 
-/* Returns 1 (stop) once the kind is known. */
+/* The format version whose PROCESS record carries the heap settings. */
+#define HEAP_SETTINGS_MINOR 2
+
+struct peek {
+    struct stoke_trace_info *info;
+    int process_only; /* stop after the PROCESS record */
+    int settings_read; /* its heap fields were there */
+};
+
+/* The PROCESS fields up to the heap settings, which follow them. */
+static void on_process(struct peek *k, struct stoke_fields *f)
+{
+    size_t len;
+    k->info->pid = (uint32_t)stoke_field_u(f);
+    for (int i = 0; i < 7; i++) /* ppid, start times, clock, engine, rate, period */
+        stoke_field_u(f);
+    for (int i = 0; i < 3; i++) /* comm, exe, cmdline */
+        stoke_field_bytes(f, &len);
+    uint64_t interval = stoke_field_u(f), signal = stoke_field_u(f);
+    k->settings_read = !f->bad;
+    k->info->heap_interval = f->bad ? 0 : interval;
+    k->info->heap_signal = f->bad ? 0 : (uint32_t)signal;
+}
+
+/* Returns 1 (stop) once what is asked is known. */
 static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t len)
 {
-    struct stoke_trace_info *info = ctx;
+    struct peek *k = ctx;
     struct stoke_fields f = stoke_fields_of(payload, len);
     switch (type) {
     case STOKE_REC_PROCESS:
-        info->pid = (uint32_t)stoke_field_u(&f);
-        return 0;
+        on_process(k, &f);
+        return k->process_only;
     case STOKE_REC_HEAP:
-        if (stoke_decode_heap(&f, &info->heap))
+        if (stoke_decode_heap(&f, &k->info->heap))
             return 0; /* damaged: the loader skips it too */
-        info->kind = STOKE_PROFILE_HEAP;
+        k->info->kind = STOKE_PROFILE_HEAP;
         return 1;
     case STOKE_REC_SAMPLES:
     case STOKE_REC_END:
@@ -36,11 +61,30 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
     }
 }
 
-int stoke_peek_trace(const char *path, struct stoke_trace_info *info, char *err,
-                     size_t errlen)
+static int peek(const char *path, struct stoke_trace_info *info, int process_only, char *err,
+                size_t errlen)
 {
+    struct peek k = {.info = info, .process_only = process_only};
     struct stoke_read_status st;
     memset(info, 0, sizeof *info);
     info->kind = STOKE_PROFILE_CPU;
-    return stoke_read_trace(path, on_record, info, &st, err, errlen);
+    int rc = stoke_read_trace(path, on_record, &k, &st, err, errlen);
+    if (rc == 0 && (st.major < 1 || (st.major == 1 && st.minor < HEAP_SETTINGS_MINOR)))
+        info->heap_settings = STOKE_HEAP_SETTINGS_PREDATED;
+    else
+        info->heap_settings = k.settings_read ? STOKE_HEAP_SETTINGS_READ
+                                              : STOKE_HEAP_SETTINGS_MISSING;
+    return rc;
+}
+
+int stoke_peek_trace(const char *path, struct stoke_trace_info *info, char *err,
+                     size_t errlen)
+{
+    return peek(path, info, 0, err, errlen);
+}
+
+int stoke_peek_process(const char *path, struct stoke_trace_info *info, char *err,
+                       size_t errlen)
+{
+    return peek(path, info, 1, err, errlen);
 }

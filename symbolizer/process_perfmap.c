@@ -11,13 +11,13 @@
 
 #include <inttypes.h>
 #include <libgen.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "alloc.h"
+#include "user_name.h"
 #include "warn.h"
 
 /* The user the traced process ran as: the owner of its trace. */
@@ -27,21 +27,12 @@ static uid_t trace_owner(const char *trace_path)
     return stat(trace_path, &st) == 0 ? st.st_uid : geteuid();
 }
 
-static void user_name(uid_t uid, char *name, size_t len)
-{
-    struct passwd *pw = getpwuid(uid);
-    if (pw)
-        snprintf(name, len, "%s (uid %u)", pw->pw_name, (unsigned)uid);
-    else
-        snprintf(name, len, "uid %u", (unsigned)uid);
-}
-
 static void warn_untrusted(const char *trace_path, const char *path, uid_t trace_uid,
                            uid_t owner)
 {
     char owner_name[128], user[128];
-    user_name(owner, owner_name, sizeof owner_name);
-    user_name(trace_uid, user, sizeof user);
+    stoke_user_name(owner, owner_name, sizeof owner_name);
+    stoke_user_name(trace_uid, user, sizeof user);
     stoke_warn(trace_path,
                "%s is ignored: it belongs to %s, and only perf maps of %s%s are read (anyone "
                "who can write to its directory may have put it there; if you trust it, chown "

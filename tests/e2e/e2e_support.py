@@ -7,6 +7,7 @@ said. Stdlib only. Never tests anything itself.
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -164,6 +165,15 @@ class Folded:
         return "\n".join(lines)
 
 
+def samples_so_far(trace, function):
+    """Samples of function that a trace still being written already reports
+    (0 while its first frame with samples is not complete)."""
+    if not os.path.exists(trace) or os.path.getsize(trace) <= TRACE_HEADER_LEN:
+        return 0
+    result = run([STOKE, "report", trace, "--folded"])
+    return Folded(text(result.stdout)).with_frame(function) if result.returncode == 0 else 0
+
+
 def report_folded(path, options=()):
     """stoke report PATH --folded, which must succeed; returns (Folded, run)."""
     result = run([STOKE, "report", path, "--folded", *options])
@@ -184,6 +194,14 @@ def main(cases):
         return 1
     print(f"ok {sys.argv[1]}")
     return 0
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 that is free now (another program may take it
+    before the caller does)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def kill_quietly(pid):

@@ -11,6 +11,10 @@ command) and the documented exit status; nothing crashes:
                      message naming it, and not run (as root)
   unwritable_output  -o under a regular file: 1, and the command not run
   empty_trace        an empty .stoke file: 1
+  nothing_recorded   a run whose trace holds no record (the agent's first
+                     frame cannot be written: a file size limit of 16
+                     bytes, the header's): a warning naming the trace, and
+                     stoke's status is the program's (0, 3), not 1
   bad_folded         folded stacks with malformed lines, empty frame names,
                      a count too large, counts that add up past the largest,
                      a NUL byte, no stack at all: 1, one line naming the
@@ -55,8 +59,11 @@ command) and the documented exit status; nothing crashes:
 usage: test_bad_input.py CASE
 """
 import os
+import resource
 import shutil
+import signal
 import stat
+import subprocess
 
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, describe, expect, fresh_dir, main,
                          program, record, record_ok, run, run_measuring_memory, skip, text,
@@ -171,6 +178,29 @@ def empty_trace():
     empty = os.path.join(work, "empty.1.stoke")
     write_bytes(empty, b"")
     expect_one_line_error(report(empty), 1, [empty, "empty"], "empty trace")
+
+
+def limit_files_to_header():
+    """In the child: files may grow to the trace header and no further, and
+    the writes past it fail (EFBIG) instead of raising SIGXFSZ."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (TRACE_HEADER_LEN, TRACE_HEADER_LEN))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def nothing_recorded():
+    work = fresh_dir("nothing_recorded")
+    for command, status, output in (([program("hello")], 0, HELLO_LINE),
+                                    (["sh", "-c", "exit 3"], 3, b"")):
+        out = os.path.join(work, f"status{status}")
+        result = subprocess.run([STOKE, "record", "-o", out, "--", *command],
+                                capture_output=True, preexec_fn=limit_files_to_header)
+        expect(result.returncode == status and result.stdout == output,
+               f"{command}: stoke exited {result.returncode}, the program {status}",
+               describe(result))
+        traces = traces_in(out)
+        expect(len(traces) == 1 and os.path.getsize(os.path.join(out, traces[0])) ==
+               TRACE_HEADER_LEN, "expected one trace of its header alone", " ".join(traces))
+        expect_messages(result, [traces[0], "warning", "holds no records"], f"{command}")
 
 
 def bad_folded():
@@ -513,7 +543,7 @@ if __name__ == "__main__":
         "missing_command": missing_command, "not_executable": not_executable,
         "static_binary": static_binary, "setuid_binary": setuid_binary,
         "unwritable_output": unwritable_output, "empty_trace": empty_trace,
-        "bad_folded": bad_folded,
+        "nothing_recorded": nothing_recorded, "bad_folded": bad_folded,
         "foreign_trace": foreign_trace, "truncated_trace": truncated_trace,
         "corrupted_trace": corrupted_trace, "newer_version": newer_version,
         "planted_trace_link": planted_trace_link, "fifo_paths": fifo_paths,

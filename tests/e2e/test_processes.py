@@ -15,15 +15,31 @@ code is followed and named:
                 its file and line in the HTML report's data
   jit_perf_map  code in an anonymous executable page is named from the
                 program's /tmp/perf-<pid>.map
+  daemon        a daemon (double fork, setsid, every inherited descriptor
+                closed, /dev/null on 0-2) whose first process exits at once:
+                stoke says which process it left running and waits for it,
+                exits with the first process's status, and reports the
+                daemon's daemon_work with the samples its CPU time justifies
+  daemon_interrupted
+                the same daemon left waiting after its work: Ctrl-C
+                (SIGINT), then SIGTERM in a second run, to stoke stops the
+                wait: stoke reports what the daemon's trace holds so far
+                (its daemon_work), marks it still running, exits 0 (the
+                first process's status) and leaves the daemon running
 
-usage: test_processes.py fork|exec|pipeline|dlopen|cpp_demangle|inline|jit_perf_map
+usage: test_processes.py fork|exec|pipeline|dlopen|cpp_demangle|inline|jit_perf_map|daemon|
+                         daemon_interrupted
 """
 import os
 import re
+import signal
+import subprocess
 import sys
+import time
 
-from e2e_support import (SOURCES, VIEWER_TOOLS, expect, fresh_dir, main, program, record_ok,
-                         report_folded, text, traces_in)
+from e2e_support import (STOKE, SOURCES, VIEWER_TOOLS, TestFailure, expect, fresh_dir,
+                         kill_quietly, main, program, record_ok, report_folded, samples_so_far,
+                         text, traces_in)
 
 sys.path.insert(0, VIEWER_TOOLS)
 from report_data import load_report_data, stacks  # noqa: E402
@@ -192,7 +208,87 @@ def jit_perf_map():
            folded.top())
 
 
+DAEMON_MS = 500
+DAEMON_WAITING_MS = 300
+SAMPLING_HZ = 997  # stoke record's default rate
+SAMPLES_TOLERANCE = 0.2
+LIVE_TRACE_WAIT_S = 20
+
+
+def expected_samples(ms):
+    return SAMPLING_HZ * ms / 1000
+
+
+def expect_waited_for(stderr, pid):
+    expect(f"left 1 process running: daemon ({pid})" in stderr and "Ctrl-C or SIGTERM" in stderr,
+           f"stoke did not say it waits for the daemon {pid}", stderr)
+
+
+def daemon():
+    out = fresh_dir("daemon")
+    result = record_ok(out, [program("daemon"), str(DAEMON_MS)])
+    pid = pid_printed(result, r"daemon: pid (\d+)")
+    expect_waited_for(text(result.stderr), pid)
+    folded = report_folded(out)[0]
+    samples = folded.with_frame("daemon_work", f"daemon ({pid})")
+    truth = expected_samples(DAEMON_MS)
+    expect(abs(samples - truth) <= SAMPLES_TOLERANCE * truth,
+           f"daemon_work has {samples} samples under 'daemon ({pid})', its {DAEMON_MS} ms of "
+           f"CPU time justify {truth:.0f} (+-{SAMPLES_TOLERANCE:.0%})", folded.top())
+
+
+def wait_for_live_samples(trace, at_least, stoke):
+    deadline = time.monotonic() + LIVE_TRACE_WAIT_S
+    while samples_so_far(trace, "daemon_work") < at_least:
+        if time.monotonic() > deadline or stoke.poll() is not None:
+            raise TestFailure(f"{trace} did not report {at_least:.0f} samples of daemon_work "
+                              f"within {LIVE_TRACE_WAIT_S} s while stoke waited")
+        time.sleep(0.1)
+
+
+def interrupt_waiting(work, stop_signal):
+    """Records the waiting daemon, stops stoke's wait with stop_signal once
+    the daemon's trace reports its work; checks what stoke did."""
+    out = os.path.join(work, signal.Signals(stop_signal).name)
+    stoke = subprocess.Popen([STOKE, "record", "-o", out, "--", program("daemon"),
+                              str(DAEMON_WAITING_MS), "wait"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pid = None
+    try:
+        printed = re.match(rb"daemon: pid (\d+)\n", stoke.stdout.readline())
+        expect(printed, "the daemon's first process did not print the daemon's pid")
+        pid = int(printed.group(1))
+        at_least = (1 - SAMPLES_TOLERANCE) * expected_samples(DAEMON_WAITING_MS)
+        wait_for_live_samples(os.path.join(out, f"daemon.{pid}.stoke"), at_least, stoke)
+        stoke.send_signal(stop_signal)
+        _, stderr = stoke.communicate(timeout=30)
+        expect(stoke.returncode == 0, f"stoke exited {stoke.returncode} after "
+               f"{signal.Signals(stop_signal).name}, expected the first process's 0",
+               text(stderr))
+        expect_waited_for(text(stderr), pid)
+        expect(re.search(rf"daemon \({pid}\): \d+ samples, still running", text(stderr)),
+               "the summary does not mark the daemon still running", text(stderr))
+        expect(os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split()[2]
+               != "Z", f"the daemon {pid} did not stay running", text(stderr))
+        folded = report_folded(out)[0]
+        expect(folded.with_frame("daemon_work", f"daemon ({pid})") >= at_least,
+               "the report lacks what the daemon's trace held", folded.top())
+    finally:
+        if pid:
+            kill_quietly(pid)
+        if stoke.poll() is None:
+            stoke.kill()
+            stoke.wait()
+
+
+def daemon_interrupted():
+    work = fresh_dir("daemon_interrupted")
+    for stop_signal in (signal.SIGINT, signal.SIGTERM):
+        interrupt_waiting(work, stop_signal)
+
+
 if __name__ == "__main__":
     raise SystemExit(main({"fork": fork, "exec": exec_, "pipeline": pipeline, "dlopen": dlopen,
                            "cpp_demangle": cpp_demangle, "inline": inline,
-                           "jit_perf_map": jit_perf_map}))
+                           "jit_perf_map": jit_perf_map, "daemon": daemon,
+                           "daemon_interrupted": daemon_interrupted}))

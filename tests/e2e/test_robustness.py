@@ -23,9 +23,8 @@ import signal
 import subprocess
 import time
 
-from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, TestFailure, describe, expect,
-                         fresh_dir, kill_quietly, main, program, record, report_folded, run,
-                         text, traces_in)
+from e2e_support import (STOKE, TestFailure, describe, expect, fresh_dir, kill_quietly, main,
+                         program, record, report_folded, run, samples_so_far, text, traces_in)
 
 HOT = "hot_until_killed"
 LIVE_WAIT_S = 20
@@ -35,15 +34,6 @@ STRESS_WORKERS = "2"
 STRESS_TIMEOUT_S = 30
 CHURN_RUNS = 3
 CHURN_TIMEOUT_S = 30
-
-
-def live_samples(trace):
-    """Samples of HOT the live trace already reports (0 while its first
-    compressed frame is not complete)."""
-    if os.path.getsize(trace) <= TRACE_HEADER_LEN:
-        return 0
-    result = run([STOKE, "report", trace, "--folded"])
-    return Folded(text(result.stdout)).with_frame(HOT) if result.returncode == 0 else 0
 
 
 def target_pid(out):
@@ -58,7 +48,7 @@ def wait_until_reported(out, stoke):
     deadline = time.monotonic() + LIVE_WAIT_S
     while time.monotonic() < deadline and stoke.poll() is None:
         pid = target_pid(out)
-        samples = live_samples(os.path.join(out, traces_in(out)[0])) if pid else 0
+        samples = samples_so_far(os.path.join(out, traces_in(out)[0]), HOT) if pid else 0
         if samples:
             return pid, samples
         time.sleep(0.1)

@@ -49,13 +49,12 @@ usage: test_server.py CASE
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 
-from e2e_support import (STOKE, VIEWER_TOOLS, describe, expect, fresh_dir, main, program, run,
-                         text, traces_in)
+from e2e_support import (STOKE, VIEWER_TOOLS, describe, expect, free_port, fresh_dir, main,
+                         program, run, text, traces_in)
 
 sys.path.insert(0, VIEWER_TOOLS)
 from report_data import load_report_data  # noqa: E402
@@ -280,12 +279,6 @@ def duration():
     expect(2 <= elapsed < 10, f"--duration 2s took {elapsed:.1f} s", describe(result))
     expect_gentle_stop(result, "toy_server: SIGINT, stopping")
     report_of(out)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def port_option():

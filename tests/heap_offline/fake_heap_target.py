@@ -1,35 +1,48 @@
 #!/usr/bin/env python3
 """fake_heap_target.py - stands in for a program running under stoke's agent
 with heap tracking, so `stoke heap` is tested without the agent: it maps a
-file named libstoke.so (what `stoke heap` looks for in /proc/PID/maps) and,
-on the dump signal its environment names (STOKE_HEAP_SIGNAL, default 12),
-puts a copy of SNAPSHOT into STOKE_OUTPUT under the agent's file name
-fake.<pid>.heap.<seq>.<time>.stoke (written under another name, then
-renamed, so it appears whole).
+file named libstoke.so (what `stoke heap` looks for in /proc/PID/maps),
+keeps its trace open as the agent does (fake.<pid>.stoke in STOKE_OUTPUT,
+or DIR), and on signal SIGNAL puts a copy of SNAPSHOT beside it under the
+agent's file name fake.<pid>.heap.<seq>.<time>.stoke (written under
+another name, then renamed, so it appears whole).
 
-usage: fake_heap_target.py DIR SNAPSHOT [ignore]
-DIR receives the libstoke.so it maps; "ignore" ignores the signal instead.
-Prints "ready" once the signal is handled, then waits until it is killed.
+usage: fake_heap_target.py DIR SNAPSHOT handle|ignore SIGNAL none|TRACE_COMMAND...
+TRACE_COMMAND writes the trace (make_trace process ...), its words {path}
+and {pid} replaced by the trace's path and this process's pid; none: no
+trace open. DIR receives the libstoke.so it maps; "ignore" ignores the
+signal instead of handling it. Prints "ready" once the signal is handled,
+then waits until it is killed.
 Never: used by stoke itself; it is a test tool.
 """
 import mmap
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import time
 
 
+def open_trace(output, command):
+    """Writes the trace with command and keeps it open; None for none."""
+    if command == ["none"]:
+        return None
+    path = os.path.join(output, "fake.%d.stoke" % os.getpid())
+    words = {"{path}": path, "{pid}": str(os.getpid())}
+    subprocess.run([words.get(word, word) for word in command], check=True)
+    return open(path, "rb")
+
+
 def main():
-    directory, snapshot = sys.argv[1], sys.argv[2]
-    ignore = len(sys.argv) > 3 and sys.argv[3] == "ignore"
+    directory, snapshot, mode, signo = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     agent_path = os.path.join(directory, "libstoke.so")
     with open(agent_path, "wb") as f:
         f.write(b"\0" * 4096)
     agent = open(agent_path, "rb")
-    mapping = mmap.mmap(agent.fileno(), 4096, prot=mmap.PROT_READ)
+    mapping = mmap.mmap(agent.fileno(), 4096, prot=mmap.PROT_READ)  # noqa: F841 (kept)
     output = os.environ.get("STOKE_OUTPUT", directory)
-    signo = int(os.environ.get("STOKE_HEAP_SIGNAL", "12") or "12")
+    trace = open_trace(output, sys.argv[5:])  # noqa: F841 (kept open)
     sequence = [0]
 
     def dump(signum, frame):
@@ -40,9 +53,9 @@ def main():
         os.rename(partial, os.path.join(output, name))
 
     if 0 < signo < signal.NSIG:
-        signal.signal(signo, signal.SIG_IGN if ignore else dump)
+        signal.signal(signo, signal.SIG_IGN if mode == "ignore" else dump)
     print("ready", flush=True)
-    while mapping:
+    while True:  # the mapping and the trace stay open until the process is killed
         time.sleep(1)
 
 

@@ -177,11 +177,19 @@ demo;main;run;leak_a 1048576 2097152'
 }
 
 # --- heap ----------------------------------------------------------------------
-start_fake() { # handle|ignore, then the VAR=value environment to test
-    mode=$1
-    shift
+start_fake() { # handle|ignore SIGNAL none|INTERVAL:MINOR, then VAR=value of its environment
+    mode=$1 signal=$2 trace=$3
+    shift 3
+    if [ "$trace" = none ]; then
+        trace_command=none
+    elif [ "$trace" = headeronly ]; then
+        trace_command="$make_trace headeronly {path}"
+    else
+        trace_command="$make_trace process {path} {pid} ${trace%:*} $signal ${trace#*:}"
+    fi
     rm -f fake.out
-    env "$@" "$fake" "$work" "$work/$snap1" "$mode" >fake.out 2>&1 &
+    # shellcheck disable=SC2086 # the trace command's words
+    env "$@" "$fake" "$work" "$work/$snap1" "$mode" "$signal" $trace_command >fake.out 2>&1 &
     fake_pid=$!
     tries=0
     until grep -q ready fake.out 2>/dev/null || [ $tries -ge 100 ]; do
@@ -198,7 +206,8 @@ stop_fake() {
 heap_section() {
     make_snapshots .
     mkdir live
-    start_fake handle STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1 STOKE_HEAP_SIGNAL=10
+    # the settings come from the trace's PROCESS record (format 1.2), not the environment
+    start_fake handle 10 1:2 STOKE_OUTPUT="$work/live"
     run heap "$fake_pid"
     check "stoke heap exits 0" status_is 0
     check "stoke heap prints the snapshot's path" \
@@ -209,27 +218,50 @@ heap_section() {
         test "$(cat out)" = "$work/live/fake.$fake_pid.heap.2.20240101-000000.stoke"
     stop_fake
 
-    start_fake handle STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1
+    start_fake handle 12 524288:2 STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1 STOKE_HEAP_SIGNAL=10
     run heap "$fake_pid"
-    check "default dump signal USR2" status_is 0
+    check "the trace's signal, not the environment's" status_is 0
     stop_fake
 
-    start_fake ignore STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1 STOKE_HEAP_SIGNAL=10
+    start_fake ignore 10 1:2 STOKE_OUTPUT="$work/live"
     run heap --timeout 0.3 "$fake_pid"
     check "no snapshot in time exits 1" status_is 1
     check "no snapshot in time says so" err_has "no snapshot from process $fake_pid"
     stop_fake
 
-    start_fake handle STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1 STOKE_HEAP_SIGNAL=0
+    start_fake handle 0 1:2 STOKE_OUTPUT="$work/live"
     run heap "$fake_pid"
     check "--heap-signal none exits 1" status_is 1
     check "--heap-signal none says what to do" err_has "stoke_heap_dump()"
     stop_fake
 
-    start_fake handle STOKE_OUTPUT="$work/live"
+    start_fake handle 12 0:2 STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1
     run heap "$fake_pid"
     check "no heap tracking exits 1" status_is 1
     check "no heap tracking says so" err_has "process $fake_pid runs stoke's agent without heap tracking"
+    stop_fake
+
+    # a trace older than format 1.2 holds no heap settings: the environment's
+    start_fake handle 10 1:1 STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1 STOKE_HEAP_SIGNAL=10
+    run heap "$fake_pid"
+    check "a 1.1 trace: the environment's settings" status_is 0
+    stop_fake
+    start_fake handle 12 1:1 STOKE_OUTPUT="$work/live"
+    run heap "$fake_pid"
+    check "a 1.1 trace without heap variables exits 1" status_is 1
+    check "a 1.1 trace without heap variables says so" err_has "without heap tracking"
+    stop_fake
+
+    start_fake handle 12 none STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1
+    run heap "$fake_pid"
+    check "no trace open exits 1" status_is 1
+    check "no trace open says so" err_has "process $fake_pid runs stoke's agent but has no trace open"
+    stop_fake
+
+    start_fake handle 12 headeronly STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1
+    run heap "$fake_pid"
+    check "a trace without its PROCESS record yet exits 1" status_is 1
+    check "a trace without its PROCESS record yet says so" err_has "does not hold its heap settings yet"
     stop_fake
 
     sleep 30 &

@@ -47,8 +47,8 @@ import socket
 import subprocess
 import time
 
-from e2e_support import (PROGRAMS, STOKE, TestFailure, describe, expect, fresh_dir, kill_quietly,
-                         main, program, report_folded, run, text)
+from e2e_support import (PROGRAMS, STOKE, TestFailure, describe, expect, free_port, fresh_dir,
+                         kill_quietly, main, program, report_folded, run, text)
 from heap_support import MEASURES, SEED, exit_snapshot, measure, snapshots
 from reliability_support import RECORDING_MODES, expect_same_as_bare
 
@@ -220,12 +220,6 @@ def bash_inputs(directory):
 REDIS_REQUESTS = "2000"
 REDIS_PORT_ATTEMPTS = 5
 REDIS_LOG_PREFIX = re.compile(rb"^\d+:[A-Z] \d\d [A-Za-z]{3} \d{4} [\d:.]+ ", re.M)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def serving(port, server, directory, timeout=10.0):

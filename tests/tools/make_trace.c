@@ -36,6 +36,13 @@
  *   main;run;late_d     (s-1) x 512 KiB, 8(s-1), the same (only when s >= 2)
  *   main;early_e        100, 1, 100, 1 (only when s == 1)
  *
+ *   make_trace process OUT PID HEAP_INTERVAL HEAP_SIGNAL MINOR
+ *
+ * writes the first frame of process PID's trace as the agent writes it when
+ * the process starts: a header of format 1.MINOR and the PROCESS record,
+ * with the heap settings when MINOR is 2 or more (a trace still being
+ * written, for `stoke heap`).
+ *
  *   make_trace notes OUT COUNT
  *
  * writes a trace of process demo (4242) holding COUNT NOTE records ("note
@@ -140,17 +147,23 @@ static void flush_frame(struct writer *w)
     w->frame_len = 0;
 }
 
-static void write_header(FILE *out, unsigned major)
+static void write_version_header(FILE *out, unsigned major, unsigned minor)
 {
     uint8_t h[STOKE_FILE_HEADER_LEN] = {0};
     memcpy(h, STOKE_MAGIC, STOKE_MAGIC_LEN);
     h[8] = (uint8_t)major;
     h[9] = (uint8_t)(major >> 8);
-    h[10] = STOKE_FORMAT_MINOR;
+    h[10] = (uint8_t)minor;
+    h[11] = (uint8_t)(minor >> 8);
     fwrite(h, 1, sizeof h, out);
 }
 
-static void start_writer(struct writer *w, const char *path)
+static void write_header(FILE *out, unsigned major)
+{
+    write_version_header(out, major, STOKE_FORMAT_MINOR);
+}
+
+static void start_writer_of_version(struct writer *w, const char *path, unsigned minor)
 {
     memset(w, 0, sizeof *w);
     w->out = fopen(path, "wb");
@@ -160,7 +173,12 @@ static void start_writer(struct writer *w, const char *path)
     }
     w->cctx = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
-    write_header(w->out, STOKE_FORMAT_MAJOR);
+    write_version_header(w->out, STOKE_FORMAT_MAJOR, minor);
+}
+
+static void start_writer(struct writer *w, const char *path)
+{
+    start_writer_of_version(w, path, STOKE_FORMAT_MINOR);
 }
 
 static long finish_writer(struct writer *w)
@@ -175,9 +193,12 @@ static long finish_writer(struct writer *w)
 
 /* --- records -------------------------------------------------------------- */
 
-static void rec_process(struct writer *w, const char *exe, uint64_t period_ns)
+/* The PROCESS record of process pid; heap (interval, signal) adds the
+ * heap settings of format 1.2 (NULL: none). */
+static void rec_process_of(struct writer *w, uint64_t pid, const char *exe, uint64_t period_ns,
+                           const uint64_t *heap)
 {
-    put_u(w, PID);
+    put_u(w, pid);
     put_u(w, 1);
     put_u(w, 1700000000000000000ull);
     put_u(w, 123456789);
@@ -188,7 +209,16 @@ static void rec_process(struct writer *w, const char *exe, uint64_t period_ns)
     put_str(w, "demo");
     put_str(w, exe);
     put_bytes(w, "demo\0--fast", 11);
+    if (heap) {
+        put_u(w, heap[0]);
+        put_u(w, heap[1]);
+    }
     end_record(w, STOKE_REC_PROCESS);
+}
+
+static void rec_process(struct writer *w, const char *exe, uint64_t period_ns)
+{
+    rec_process_of(w, PID, exe, period_ns, NULL);
 }
 
 static void rec_map(struct writer *w, uint64_t id, const char *path, const uint8_t *build_id,
@@ -641,6 +671,21 @@ static int bench(const char *out, long samples, long nstacks, char **binaries, i
     return 0;
 }
 
+/* The first frame of a running process's trace, as the agent writes it
+ * when the process starts: its PROCESS record, with the heap settings
+ * from format 1.2 on. */
+static int process_start(const char *out, uint64_t pid, uint64_t interval, uint64_t signal,
+                         unsigned minor)
+{
+    struct writer w;
+    const uint64_t heap[2] = {interval, signal};
+    start_writer_of_version(&w, out, minor);
+    rec_process_of(&w, pid, "/usr/bin/demo", 1003009, minor >= 2 ? heap : NULL);
+    flush_frame(&w);
+    finish_writer(&w);
+    return 0;
+}
+
 /* --- main ----------------------------------------------------------------- */
 
 static int usage(void)
@@ -648,6 +693,7 @@ static int usage(void)
     fprintf(stderr, "usage: make_trace valid|truncated|corrupted|garbled|mismatch|nosamples|"
                     "foreign|newer|empty|headeronly OUT [INFO]\n"
                     "       make_trace heap OUT SEQ signal|api|exit|peak [UNTRACKED]\n"
+                    "       make_trace process OUT PID HEAP_INTERVAL HEAP_SIGNAL MINOR\n"
                     "       make_trace notes OUT COUNT\n"
                     "       make_trace bench OUT SAMPLES STACKS BINARY...\n");
     return 2;
@@ -690,6 +736,9 @@ int main(int argc, char **argv)
     if (strcmp(kind, "heap") == 0 && argc > 4)
         return heap_snapshot(out, strtoull(argv[3], NULL, 10), argv[4],
                              argc > 5 ? strtoull(argv[5], NULL, 10) : 0);
+    if (strcmp(kind, "process") == 0 && argc > 6)
+        return process_start(out, strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10),
+                             strtoull(argv[5], NULL, 10), (unsigned)atoi(argv[6]));
     if (strcmp(kind, "notes") == 0 && argc > 3)
         return note_flood(out, atol(argv[3]));
     if (strcmp(kind, "bench") == 0 && argc > 5)
