@@ -224,8 +224,9 @@ static int read_dump_target(pid_t pid, struct dump_target *t)
                         "start it with stoke record --heap\n", (int)pid);
     else if (t->signal <= 0 || t->signal >= NSIG)
         fprintf(stderr, "stoke heap: process %d has no heap snapshot signal (recorded with "
-                        "--heap-signal none, or the program took the signal over as it "
-                        "started); call stoke_heap_dump() in the program instead\n",
+                        "--heap-signal none, or the program took the signal over); record it "
+                        "with --heap-signal and a signal it leaves alone, or call "
+                        "stoke_heap_dump() in the program\n",
                 (int)pid);
     else
         return 0;

@@ -61,7 +61,9 @@ enum stoke_record_type {
      *   u pid, u ppid, u start_realtime_ns, u start_monotonic_ns,
      *   u clock (enum stoke_clock), u engine (enum stoke_engine),
      *   u requested_hz, u period_ns (nominal time one sample stands for),
-     *   str comm, str exe path, str cmdline (arguments separated by NUL) */
+     *   str comm, str exe path, str cmdline (arguments separated by NUL),
+     *   since 1.2: u heap_interval (0: no heap tracking), u heap_signal
+     *   (the heap snapshot signal, 0: none) */
     STOKE_REC_PROCESS = 1,
     /* MAP: a loaded ELF object (executable, shared library, vdso).
      *   u module_id (>= 1, never reused within a trace), u start, u end
@@ -108,6 +110,10 @@ enum stoke_record_type {
      *   u stack_id, u live_bytes, u live_objects, u alloc_bytes,
      *   u alloc_objects (the last two: since the start of the process) */
     STOKE_REC_HEAP_STACK = 10,
+    /* HEAP_SIGNAL: the heap snapshot signal from now on, when it changed
+     * since the PROCESS record (the program took it over). Since 1.2.
+     *   u signal (0: none) */
+    STOKE_REC_HEAP_SIGNAL = 11,
 };
 
 enum stoke_heap_trigger {

@@ -69,16 +69,17 @@ void dump_signal_receive_on_this_thread(void)
     signal_real_mask(SIG_UNBLOCK, &one, NULL);
 }
 
-void dump_signal_writer_check(void)
+int dump_signal_writer_check(void)
 {
     static int writer_blocked;
     if (writer_blocked || !atomic_load(&released))
-        return;
+        return 0;
     sigset_t one;
     sigemptyset(&one);
     sigaddset(&one, dump_signo);
     signal_real_mask(SIG_BLOCK, &one, NULL);
     writer_blocked = 1;
+    return 1;
 }
 
 int dump_signal_take_requests(void)

@@ -27,8 +27,8 @@ void dump_signal_receive_on_this_thread(void);
 
 /* The writer, each cycle: once the program took the signal over, the
  * writer stops receiving it, so the program's handler runs on its own
- * threads. */
-void dump_signal_writer_check(void);
+ * threads. Returns 1 the first time it finds the signal taken over. */
+int dump_signal_writer_check(void);
 
 /* Number of snapshot requests received since the last call. */
 int dump_signal_take_requests(void);

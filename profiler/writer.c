@@ -247,7 +247,12 @@ static void serve_heap(void)
     char written[4096];
     if (!heap_tracking())
         return;
-    dump_signal_writer_check();
+    if (dump_signal_writer_check()) { /* stoke heap must not send it any more */
+        records_begin(&recs, STOKE_REC_HEAP_SIGNAL);
+        records_u(&recs, 0);
+        records_end(&recs);
+        flush();
+    }
     for (int n = dump_signal_take_requests(); n > 0; n--)
         snapshot(NULL, STOKE_HEAP_SIGNAL, written, sizeof written);
     if (api_request && api_request->pending) {

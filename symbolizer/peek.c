@@ -4,8 +4,10 @@
  * Owns: which records decide a file's kind: HEAP makes it a heap snapshot;
  * SAMPLES, END, or the end of the file before either make it a CPU trace
  * (the same rule the loader applies); and reading the heap settings a
- * PROCESS record carries since format 1.2.
- * Never: reads past the deciding record, or symbolizes.
+ * PROCESS record carries since format 1.2, as HEAP_SIGNAL records change
+ * them.
+ * Never: reads past the deciding record (the settings: past END), or
+ * symbolizes.
  */
 #include "peek.h"
 
@@ -20,8 +22,8 @@
 
 struct peek {
     struct stoke_trace_info *info;
-    int process_only; /* stop after the PROCESS record */
-    int settings_read; /* its heap fields were there */
+    int settings_only; /* read the heap settings, to the end */
+    int settings_read; /* the PROCESS record's heap fields were there */
 };
 
 /* The PROCESS fields up to the heap settings, which follow them. */
@@ -44,10 +46,17 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
 {
     struct peek *k = ctx;
     struct stoke_fields f = stoke_fields_of(payload, len);
+    if (k->settings_only) {
+        if (type == STOKE_REC_PROCESS)
+            on_process(k, &f);
+        else if (type == STOKE_REC_HEAP_SIGNAL && k->settings_read)
+            k->info->heap_signal = (uint32_t)stoke_field_u(&f);
+        return type == STOKE_REC_END;
+    }
     switch (type) {
     case STOKE_REC_PROCESS:
         on_process(k, &f);
-        return k->process_only;
+        return 0;
     case STOKE_REC_HEAP:
         if (stoke_decode_heap(&f, &k->info->heap))
             return 0; /* damaged: the loader skips it too */
@@ -61,10 +70,10 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
     }
 }
 
-static int peek(const char *path, struct stoke_trace_info *info, int process_only, char *err,
+static int peek(const char *path, struct stoke_trace_info *info, int settings_only, char *err,
                 size_t errlen)
 {
-    struct peek k = {.info = info, .process_only = process_only};
+    struct peek k = {.info = info, .settings_only = settings_only};
     struct stoke_read_status st;
     memset(info, 0, sizeof *info);
     info->kind = STOKE_PROFILE_CPU;

@@ -35,9 +35,10 @@ enum stoke_heap_settings {
 int stoke_peek_trace(const char *path, struct stoke_trace_info *info, char *err,
                      size_t errlen);
 
-/* Reads path only up to its PROCESS record (the first of a trace, written
- * as the process starts): pid and heap settings; kind is left CPU. The
- * same returns. */
+/* Reads the heap settings of path's process: its PROCESS record (the first
+ * of a trace, written as the process starts), changed by any HEAP_SIGNAL
+ * record after it (the program took the signal over); pid too, kind left
+ * CPU. Reads the whole trace written so far. The same returns. */
 int stoke_peek_process(const char *path, struct stoke_trace_info *info, char *err,
                        size_t errlen);
 

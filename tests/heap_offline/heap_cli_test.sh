@@ -177,7 +177,7 @@ demo;main;run;leak_a 1048576 2097152'
 }
 
 # --- heap ----------------------------------------------------------------------
-start_fake() { # handle|ignore SIGNAL none|INTERVAL:MINOR, then VAR=value of its environment
+start_fake() { # handle|ignore SIGNAL none|headeronly|INTERVAL:MINOR[:taken], then VAR=value of its environment
     mode=$1 signal=$2 trace=$3
     shift 3
     if [ "$trace" = none ]; then
@@ -185,7 +185,9 @@ start_fake() { # handle|ignore SIGNAL none|INTERVAL:MINOR, then VAR=value of its
     elif [ "$trace" = headeronly ]; then
         trace_command="$make_trace headeronly {path}"
     else
-        trace_command="$make_trace process {path} {pid} ${trace%:*} $signal ${trace#*:}"
+        version=${trace#*:}
+        trace_command="$make_trace process {path} {pid} ${trace%%:*} $signal ${version%%:*}"
+        case "$trace" in *:taken) trace_command="$trace_command taken" ;; esac
     fi
     rm -f fake.out
     # shellcheck disable=SC2086 # the trace command's words
@@ -233,6 +235,13 @@ heap_section() {
     run heap "$fake_pid"
     check "--heap-signal none exits 1" status_is 1
     check "--heap-signal none says what to do" err_has "stoke_heap_dump()"
+    stop_fake
+
+    # the program took the signal over after the start: a HEAP_SIGNAL record of 0
+    start_fake handle 10 1:2:taken STOKE_OUTPUT="$work/live"
+    run heap "$fake_pid"
+    check "a signal the program took over exits 1" status_is 1
+    check "a signal the program took over is not sent" err_has "took the signal over"
     stop_fake
 
     start_fake handle 12 0:2 STOKE_OUTPUT="$work/live" STOKE_HEAP_INTERVAL=1

@@ -36,12 +36,13 @@
  *   main;run;late_d     (s-1) x 512 KiB, 8(s-1), the same (only when s >= 2)
  *   main;early_e        100, 1, 100, 1 (only when s == 1)
  *
- *   make_trace process OUT PID HEAP_INTERVAL HEAP_SIGNAL MINOR
+ *   make_trace process OUT PID HEAP_INTERVAL HEAP_SIGNAL MINOR [taken]
  *
  * writes the first frame of process PID's trace as the agent writes it when
  * the process starts: a header of format 1.MINOR and the PROCESS record,
  * with the heap settings when MINOR is 2 or more (a trace still being
- * written, for `stoke heap`).
+ * written, for `stoke heap`); with "taken", then a HEAP_SIGNAL record of 0
+ * (the program took the signal over).
  *
  *   make_trace notes OUT COUNT
  *
@@ -675,13 +676,18 @@ static int bench(const char *out, long samples, long nstacks, char **binaries, i
  * when the process starts: its PROCESS record, with the heap settings
  * from format 1.2 on. */
 static int process_start(const char *out, uint64_t pid, uint64_t interval, uint64_t signal,
-                         unsigned minor)
+                         unsigned minor, int signal_taken)
 {
     struct writer w;
     const uint64_t heap[2] = {interval, signal};
     start_writer_of_version(&w, out, minor);
     rec_process_of(&w, pid, "/usr/bin/demo", 1003009, minor >= 2 ? heap : NULL);
     flush_frame(&w);
+    if (signal_taken) {
+        put_u(&w, 0);
+        end_record(&w, STOKE_REC_HEAP_SIGNAL);
+        flush_frame(&w);
+    }
     finish_writer(&w);
     return 0;
 }
@@ -693,7 +699,7 @@ static int usage(void)
     fprintf(stderr, "usage: make_trace valid|truncated|corrupted|garbled|mismatch|nosamples|"
                     "foreign|newer|empty|headeronly OUT [INFO]\n"
                     "       make_trace heap OUT SEQ signal|api|exit|peak [UNTRACKED]\n"
-                    "       make_trace process OUT PID HEAP_INTERVAL HEAP_SIGNAL MINOR\n"
+                    "       make_trace process OUT PID HEAP_INTERVAL HEAP_SIGNAL MINOR [taken]\n"
                     "       make_trace notes OUT COUNT\n"
                     "       make_trace bench OUT SAMPLES STACKS BINARY...\n");
     return 2;
@@ -738,7 +744,8 @@ int main(int argc, char **argv)
                              argc > 5 ? strtoull(argv[5], NULL, 10) : 0);
     if (strcmp(kind, "process") == 0 && argc > 6)
         return process_start(out, strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10),
-                             strtoull(argv[5], NULL, 10), (unsigned)atoi(argv[6]));
+                             strtoull(argv[5], NULL, 10), (unsigned)atoi(argv[6]),
+                             argc > 7 && !strcmp(argv[7], "taken"));
     if (strcmp(kind, "notes") == 0 && argc > 3)
         return note_flood(out, atol(argv[3]));
     if (strcmp(kind, "bench") == 0 && argc > 5)
