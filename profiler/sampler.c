@@ -175,17 +175,31 @@ static uint64_t thread_cpu_ns(void)
  * the call short with EINTR), so an expiry while the thread runs in the
  * kernel brings no signal: the next sample stands for it too, as it does
  * for one dropped to let a starved thread run. A POSIX timer says what it
- * missed itself. 1 in a thread that may make no system call. */
+ * missed itself. 1 in a thread that may make no system call.
+ *
+ * A thread's CPU time never runs ahead of the wall clock: when less than
+ * 1.5 periods of wall time passed since the last sample, this one stands
+ * for one period, and the CPU time is only counted on (no system call).
+ * Only after a longer gap is the thread's CPU clock read. */
 static uint32_t sample_weight(struct thread_state *t, const siginfo_t *info)
 {
     if (info->si_code == SI_TIMER)
         return 1 + (uint32_t)(info->si_overrun > 0 ? info->si_overrun : 0);
-    if (t->strict || sandbox_threads_restricted() || !t->sample_cpu_ns) {
-        t->sample_cpu_ns = t->strict || sandbox_threads_restricted() ? 0 : thread_cpu_ns();
+    if (t->strict || sandbox_threads_restricted())
+        return 1;
+    uint64_t period = timers_period_ns(), wall = monotonic_ns();
+    uint64_t since = wall - t->sample_wall_ns;
+    t->sample_wall_ns = wall;
+    if (!t->sample_cpu_ns) {
+        t->sample_cpu_ns = thread_cpu_ns();
         return 1;
     }
-    uint64_t now = thread_cpu_ns(), period = timers_period_ns();
-    uint64_t periods = (now - t->sample_cpu_ns + period / 2) / period;
+    if (since < period + period / 2) {
+        t->sample_cpu_ns += period;
+        return 1;
+    }
+    uint64_t now = thread_cpu_ns();
+    uint64_t periods = now > t->sample_cpu_ns ? (now - t->sample_cpu_ns + period / 2) / period : 1;
     t->sample_cpu_ns = now;
     return periods < 1 ? 1 : periods > RING_MAX_WEIGHT ? RING_MAX_WEIGHT : (uint32_t)periods;
 }

@@ -45,6 +45,7 @@ struct thread_state {
     int strict;                       /* in seccomp strict mode: no clock, no system call */
     uint64_t sample_end_ns;           /* handler: when its last sample ended */
     uint64_t sample_cpu_ns;           /* handler: the thread's CPU time then; 0: none yet */
+    uint64_t sample_wall_ns;          /* handler: when its last sample was weighed */
     int name_sent;                    /* writer: THREAD record written */
     char name[16];
     uint64_t frames[STOKE_MAX_FRAMES]; /* handler scratch */
