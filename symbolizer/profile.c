@@ -179,14 +179,16 @@ static uint64_t frame_hash(const struct stoke_frame *f)
     h = stoke_hash_mix(h, (uintptr_t)f->module);
     h = stoke_hash_mix(h, (uintptr_t)f->file);
     h = stoke_hash_mix(h, (uintptr_t)f->build_id);
-    return stoke_hash_mix(h, ((uint64_t)f->line << 16) | ((uint64_t)f->kind << 8) | f->inlined);
+    h = stoke_hash_mix(h, ((uint64_t)f->column << 32) | f->line);
+    return stoke_hash_mix(h, ((uint64_t)f->tier << 16) | ((uint64_t)f->kind << 8) | f->inlined);
 }
 
 /* Both frames' strings are interned, so equal strings are equal pointers. */
 static int frame_equal(const struct stoke_frame *a, const struct stoke_frame *b)
 {
     return a->name == b->name && a->module == b->module && a->file == b->file &&
-           a->build_id == b->build_id && a->line == b->line && a->kind == b->kind && a->inlined == b->inlined;
+           a->build_id == b->build_id && a->line == b->line && a->column == b->column &&
+           a->kind == b->kind && a->inlined == b->inlined && a->tier == b->tier;
 }
 
 uint32_t stoke_profile_frame(struct stoke_profile *p, const struct stoke_frame *f)

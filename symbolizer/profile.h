@@ -21,6 +21,24 @@ enum stoke_frame_kind {
     STOKE_KIND_UNKNOWN = 4, /* could not be named: "module+0xoffset" */
     STOKE_KIND_PROCESS = 5, /* synthetic root: "comm (pid)" */
     STOKE_KIND_THREAD = 6,  /* synthetic: "thread name (tid)" */
+    /* JavaScript (named from node's perf map), by whose code it is: */
+    STOKE_KIND_JS_APP = 7,        /* the application's own files */
+    STOKE_KIND_JS_DEPENDENCY = 8, /* a package under node_modules/ */
+    STOKE_KIND_JS_CORE = 9,       /* node's own modules (node:...) */
+    STOKE_KIND_RUNTIME = 10, /* the VM's own generated code: V8 builtins,
+                              * bytecode handlers, stubs, regexp code */
+    STOKE_KIND_GC = 11,      /* the garbage collector's native functions */
+    STOKE_KIND_IDLE = 12,    /* waiting for events (epoll_wait, poll, ...) */
+};
+
+/* The tier of V8 that compiled a JavaScript frame's code (the mark before
+ * its name in node's perf map); 0 for every other frame. */
+enum stoke_js_tier {
+    STOKE_TIER_NONE = 0,
+    STOKE_TIER_INTERPRETED = '~', /* Ignition's bytecode */
+    STOKE_TIER_BASELINE = '^',    /* Sparkplug */
+    STOKE_TIER_MID = '+',         /* Maglev */
+    STOKE_TIER_OPTIMIZED = '*',   /* TurboFan */
 };
 
 /* The name of the synthetic frame that stands for the callers a stack is
@@ -36,6 +54,9 @@ struct stoke_frame {
     uint8_t inlined;    /* 1 if this frame was inlined into its caller */
     const char *build_id; /* the module's build-id in hex, "" when unknown:
                            * code of different builds is never one frame */
+    uint32_t column;    /* 0 when unknown (JavaScript frames know it) */
+    uint8_t tier;       /* enum stoke_js_tier: frames of one function that
+                         * differ only here are one function, compiled twice */
 };
 
 /* What a profile measures; one profile never mixes the two. */

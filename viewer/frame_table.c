@@ -34,8 +34,8 @@ static uint64_t key_hash(const struct frame_key *k)
     uint64_t h = mix(0, k->name);
     h = mix(h, k->module);
     h = mix(h, k->file);
-    h = mix(h, k->line);
-    h = mix(h, (uint64_t)k->kind << 8 | k->inlined);
+    h = mix(h, (uint64_t)k->column << 32 | k->line);
+    h = mix(h, (uint64_t)k->tier << 16 | (uint64_t)k->kind << 8 | k->inlined);
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
@@ -45,7 +45,8 @@ static uint64_t key_hash(const struct frame_key *k)
 static int same_key(const struct frame_key *a, const struct frame_key *b)
 {
     return a->name == b->name && a->module == b->module && a->file == b->file &&
-           a->line == b->line && a->kind == b->kind && a->inlined == b->inlined;
+           a->line == b->line && a->column == b->column && a->kind == b->kind &&
+           a->inlined == b->inlined && a->tier == b->tier;
 }
 
 /* The slot holding *k, or the empty slot where it belongs. */

@@ -13,8 +13,8 @@
 /* One frame with its strings interned: what makes two frames the same. */
 struct frame_key {
     uint32_t name, module, file; /* string pool indices */
-    uint32_t line;
-    uint8_t kind, inlined;
+    uint32_t line, column;
+    uint8_t kind, inlined, tier;
 };
 
 struct frame_table {

@@ -50,7 +50,8 @@ static int intern_string(struct string_pool *pool, const char *s, uint32_t *inde
 
 static int intern_frame(struct shared *s, const struct stoke_frame *f, uint32_t *index)
 {
-    struct frame_key k = {.line = f->line, .kind = f->kind, .inlined = f->inlined};
+    struct frame_key k = {.line = f->line, .column = f->column, .kind = f->kind,
+                          .inlined = f->inlined, .tier = f->tier};
     if (intern_string(&s->strings, f->name, &k.name) < 0 ||
         intern_string(&s->strings, f->module, &k.module) < 0 ||
         intern_string(&s->strings, f->file, &k.file) < 0)
@@ -142,6 +143,8 @@ static uint64_t frame_file(const struct frame_key *f) { return f->file; }
 static uint64_t frame_line(const struct frame_key *f) { return f->line; }
 static uint64_t frame_kind(const struct frame_key *f) { return f->kind; }
 static uint64_t frame_inlined(const struct frame_key *f) { return f->inlined; }
+static uint64_t frame_column(const struct frame_key *f) { return f->column; }
+static uint64_t frame_tier(const struct frame_key *f) { return f->tier; }
 
 static const struct {
     const char *key;
@@ -150,6 +153,7 @@ static const struct {
 } frame_columns[] = {
     {"name", frame_name, 1}, {"module", frame_module, 1}, {"file", frame_file, 1},
     {"line", frame_line, 0}, {"kind", frame_kind, 0},     {"inlined", frame_inlined, 0},
+    {"column", frame_column, 0}, {"tier", frame_tier, 0},
 };
 
 /* The sorted pool front-coded: string i is the first shared[i] UTF-16 code

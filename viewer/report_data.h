@@ -9,7 +9,8 @@
  *   {"version":3, "title":"...",
  *    "strings":{"shared":[0,0,3,...],"rest":["","main","n_loop",...]},
  *    "frames":{"name":[...],"module":[...],"file":[...],  (string indices)
- *              "line":[...],"kind":[...],"inlined":[...]},
+ *              "line":[...],"kind":[...],"inlined":[...],
+ *              "column":[...],"tier":[...]},  (tier: enum stoke_js_tier, a char code or 0)
  *    "tabs":[{"name":"CPU", "differential":0, "period_ns":N,
  *             "values":[{"name":"samples","unit":"count"}, ...],
  *             "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],

@@ -21,7 +21,8 @@
 static uint32_t frame(struct stoke_profile *p, const char *name, const char *module,
                       const char *file, uint32_t line, enum stoke_frame_kind kind)
 {
-    struct stoke_frame f = {name, module, file, line, (uint8_t)kind, 0, ""};
+    struct stoke_frame f = {.name = name, .module = module, .file = file, .line = line,
+                            .kind = (uint8_t)kind, .build_id = ""};
     return stoke_profile_frame(p, &f);
 }
 

@@ -43,14 +43,17 @@ static uint32_t synthetic_frame(struct stoke_profile *p, uint32_t i)
     snprintf(name, sizeof(name), "ns%u::Handler<%u>::handle_request_%u(request const&, int)",
              i % 97, i % 13, i);
     snprintf(file, sizeof(file), "/src/server/handler_%u.cc", i % 500);
-    struct stoke_frame f = {name, modules[m], file, 10 + i % 900, (uint8_t)module_kinds[m], 0, ""};
+    struct stoke_frame f = {.name = name, .module = modules[m], .file = file,
+                            .line = 10 + i % 900, .kind = (uint8_t)module_kinds[m],
+                            .build_id = ""};
     return stoke_profile_frame(p, &f);
 }
 
 static uint32_t named_frame(struct stoke_profile *p, const char *name, enum stoke_frame_kind kind)
 {
-    struct stoke_frame f = {name, kind == STOKE_KIND_PROCESS ? "" : "server", "", 0,
-                            (uint8_t)kind, 0, ""};
+    struct stoke_frame f = {.name = name,
+                            .module = kind == STOKE_KIND_PROCESS ? "" : "server",
+                            .file = "", .kind = (uint8_t)kind, .build_id = ""};
     return stoke_profile_frame(p, &f);
 }
 

@@ -32,9 +32,14 @@
 static uint32_t frame(struct stoke_profile *p, const char *name, enum stoke_frame_kind kind)
 {
     int libc = strcmp(name, "malloc") == 0;
-    struct stoke_frame f = {name, kind == STOKE_KIND_PROCESS ? "" : libc ? "libc.so.6" : "server",
-                            libc ? "" : "/src/server.c", libc ? 0 : 42,
-                            (uint8_t)(libc ? STOKE_KIND_LIBC : kind), 0, ""};
+    struct stoke_frame f = {
+        .name = name,
+        .module = kind == STOKE_KIND_PROCESS ? "" : libc ? "libc.so.6" : "server",
+        .file = libc ? "" : "/src/server.c",
+        .line = libc ? 0 : 42,
+        .kind = (uint8_t)(libc ? STOKE_KIND_LIBC : kind),
+        .build_id = "",
+    };
     return stoke_profile_frame(p, &f);
 }
 
