@@ -7,8 +7,11 @@
  * on, and reaps it. The child inherits stdin, stdout, stderr and stoke's
  * original signal dispositions untouched. For a server session (record -P,
  * --duration) it also passes the port channel (STOKE_PORT_FD) and starts the
- * command in its own process group. Never changes the child's arguments or
- * any variable but the eight above.
+ * command in its own process group. So that JIT code is named, node gets
+ * STOKE_NODE_FLAGS appended to NODE_OPTIONS (unless the user already asks
+ * node for a perf map there) and STOKE_RUNTIME_NAMES tells the agent what
+ * was asked. Never changes the child's arguments or any variable but the
+ * ten above, and NODE_OPTIONS only by appending to it.
  *
  * The output directory is prepared once the child exists, because its
  * default name carries the child's pid: the child waits on a pipe until
@@ -150,6 +153,26 @@ static int set_port_channel(int fd)
     return setenv(STOKE_ENV_PORT_FD, value, 1);
 }
 
+/* Asks node (through NODE_OPTIONS, appended to) and the JVM (through the
+ * agent) to name their generated code, unless the user said not to; a
+ * NODE_OPTIONS that asks for a perf map already is the user's to keep. */
+static int set_runtime_names(int on)
+{
+    if (!on)
+        return unsetenv(STOKE_ENV_RUNTIME_NAMES);
+    const char *node = getenv("NODE_OPTIONS");
+    if (node && (strstr(node, "--perf-basic-prof") || strstr(node, "--perf-prof")))
+        return setenv(STOKE_ENV_RUNTIME_NAMES, "java", 1);
+    char options[8192];
+    if (snprintf(options, sizeof options, "%s%s%s", node ? node : "", node && *node ? " " : "",
+                 STOKE_NODE_FLAGS) >= (int)sizeof options)
+        return setenv(STOKE_ENV_RUNTIME_NAMES, "java", 1);
+    return setenv("NODE_OPTIONS", options, 1) ||
+                   setenv(STOKE_ENV_RUNTIME_NAMES, "node,java", 1)
+               ? -1
+               : 0;
+}
+
 /* Sets the agent's variables; LD_PRELOAD keeps what the user preloads. */
 static int set_agent_environment(const struct launch_plan *plan, const char *output_dir)
 {
@@ -164,7 +187,8 @@ static int set_agent_environment(const struct launch_plan *plan, const char *out
         snprintf(preload, sizeof preload, "%s", plan->agent);
     return setenv("LD_PRELOAD", preload, 1) || setenv(STOKE_ENV_OUTPUT, absolute_dir, 1) ||
                    setenv(STOKE_ENV_HZ, hz, 1) || setenv(STOKE_ENV_CLOCK, plan->clock, 1) ||
-                   set_heap_environment(&plan->heap) || set_port_channel(plan->port_fd)
+                   set_heap_environment(&plan->heap) || set_port_channel(plan->port_fd) ||
+                   set_runtime_names(plan->runtime_names)
                ? -1
                : 0;
 }

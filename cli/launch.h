@@ -27,6 +27,8 @@ struct launch_plan {
     const char *agent;      /* absolute path of libstoke.so */
     unsigned hz;            /* STOKE_HZ */
     const char *clock;      /* STOKE_CLOCK: "cpu" or "wall" */
+    int runtime_names;      /* 1: node and the JVM are asked to name their code
+                               (NODE_OPTIONS, STOKE_RUNTIME_NAMES) */
     struct heap_plan heap;
     int port_fd;            /* the agent's end of the port channel (STOKE_PORT_FD); 0: none */
     const sigset_t *session_mask; /* NULL: stoke waits for the command alone (wait_for_child).

@@ -43,6 +43,7 @@ struct record_options {
     const char *output_dir; /* NULL: stoke-<pid> */
     int collect_only;
     int split_threads;
+    int runtime_names;      /* ask JIT runtimes (node, the JVM) to name their code */
     struct heap_plan heap;
     struct session_plan session;
     int open_report;
@@ -73,6 +74,9 @@ void record_usage(FILE *out)
             "      --heap-signal SIG|none\n"
             "                      the signal that takes a heap snapshot (default USR2)\n"
             "      --heap-peak     also keep the snapshot at the highest live heap\n"
+            "      --no-runtime-names\n"
+            "                      leave NODE_OPTIONS and JAVA_TOOL_OPTIONS alone: node and\n"
+            "                      the JVM then do not name their JavaScript and Java code\n"
             "\n"
             "servers:\n"
             "  -P, --load CMD      when COMMAND listens on a TCP port, run CMD with the\n"
@@ -223,6 +227,7 @@ enum {
     OPT_DURATION,
     OPT_STOP_TIMEOUT,
     OPT_OPEN,
+    OPT_NO_RUNTIME_NAMES,
 };
 
 /* The server options; returns -1 on a bad value. */
@@ -283,12 +288,14 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         {"duration", required_argument, NULL, OPT_DURATION},
         {"stop-timeout", required_argument, NULL, OPT_STOP_TIMEOUT},
         {"open", no_argument, NULL, OPT_OPEN},
+        {"no-runtime-names", no_argument, NULL, OPT_NO_RUNTIME_NAMES},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     *opt = (struct record_options){
         .hz = STOKE_DEFAULT_HZ,
         .clock = "cpu",
+        .runtime_names = 1,
         .heap = {.signal = STOKE_DEFAULT_HEAP_SIGNAL},
         .session = {.wait_ms = DEFAULT_WAIT_MS, .stop_timeout_ms = DEFAULT_STOP_TIMEOUT_MS},
     };
@@ -311,6 +318,9 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
             break;
         case OPT_THREADS:
             opt->split_threads = 1;
+            break;
+        case OPT_NO_RUNTIME_NAMES:
+            opt->runtime_names = 0;
             break;
         case OPT_HEAP:
         case OPT_HEAP_INTERVAL:
@@ -569,6 +579,7 @@ int record_main(int argc, char **argv)
         .agent = agent,
         .hz = opt.hz,
         .clock = opt.clock,
+        .runtime_names = opt.runtime_names,
         .heap = opt.heap,
     };
     return is_session(&opt) ? record_session(&opt, &plan, warned)

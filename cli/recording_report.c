@@ -154,7 +154,9 @@ int report_recording(const struct recording *r, const struct stoke_load_options 
                      const struct run_measures *run)
 {
     struct profiles p;
-    load_profiles(r, opt, &p);
+    struct stoke_load_options html = *opt;
+    html.keep_tiers = 1; /* the viewer merges tiers itself, and can split them */
+    load_profiles(r, &html, &p);
     int rc = -1;
     if (p.cpu || p.nheap) {
         rc = write_report(&p, load_output, html_path);

@@ -20,6 +20,18 @@
 #define STOKE_ENV_HEAP_PEAK "STOKE_HEAP_PEAK"         /* "1": keep the peak snapshot */
 #define STOKE_ENV_HEAP_SEED "STOKE_HEAP_SEED"         /* fixed seed: reproducible sampling */
 
+/* The JIT runtimes whose generated code stoke record asked to be named: a
+ * list of "node" (STOKE_NODE_FLAGS were appended to NODE_OPTIONS by stoke,
+ * so node's perf map and isolate logs are stoke's to remove) and "java"
+ * (the agent adds STOKE_JAVA_FLAGS to a JVM's JAVA_TOOL_OPTIONS itself).
+ * Unset: nothing is asked of them (stoke record --no-runtime-names). */
+#define STOKE_ENV_RUNTIME_NAMES "STOKE_RUNTIME_NAMES"
+#define STOKE_NODE_FLAGS "--perf-basic-prof --interpreted-frames-native-stack"
+#define STOKE_JAVA_FLAGS \
+    "-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer"
+/* The first Java release with -XX:+DumpPerfMapAtExit. */
+#define STOKE_JAVA_MIN_VERSION 17
+
 #define STOKE_DEFAULT_HZ 997
 #define STOKE_MAX_HZ 100000
 #define STOKE_DEFAULT_HEAP_INTERVAL (512 * 1024)

@@ -37,7 +37,7 @@
 #define STOKE_MAGIC_LEN 8
 #define STOKE_FILE_HEADER_LEN 16
 #define STOKE_FORMAT_MAJOR 1
-#define STOKE_FORMAT_MINOR 2
+#define STOKE_FORMAT_MINOR 3
 
 /* Longest stack the agent records; deeper stacks keep their leaf-most frames
  * and are marked truncated. */
@@ -63,12 +63,16 @@ enum stoke_record_type {
      *   u requested_hz, u period_ns (nominal time one sample stands for),
      *   str comm, str exe path, str cmdline (arguments separated by NUL),
      *   since 1.2: u heap_interval (0: no heap tracking), u heap_signal
-     *   (the heap snapshot signal, 0: none) */
+     *   (the heap snapshot signal, 0: none); since 1.3: str cwd (the
+     *   working directory at the start) */
     STOKE_REC_PROCESS = 1,
     /* MAP: a loaded ELF object (executable, shared library, vdso).
      *   u module_id (>= 1, never reused within a trace), u start, u end
      *   (address range it occupies), u load_bias, bytes build_id (may be
-     *   empty), str path, u time_us (since start) */
+     *   empty), str path, u time_us (since start); since 1.3: u alias_of
+     *   (0, or the module whose file this is a second mapping of: the
+     *   same code mapped again elsewhere, as node does with V8's builtins;
+     *   its load_bias still gives the file's ELF virtual addresses) */
     STOKE_REC_MAP = 2,
     /* UNMAP: the module was unloaded (dlclose).  u module_id, u time_us */
     STOKE_REC_UNMAP = 3,
@@ -114,7 +118,15 @@ enum stoke_record_type {
      * since the PROCESS record (the program took it over). Since 1.2.
      *   u signal (0: none) */
     STOKE_REC_HEAP_SIGNAL = 11,
+    /* JIT_MAP: lines of the process's perf map (/tmp/perf-<pid>.map:
+     * "START SIZE name", hex START and SIZE), in file order, each record
+     * continuing where the previous one ended. Since 1.3.
+     *   u time_us (when they were read), bytes text (whole lines) */
+    STOKE_REC_JIT_MAP = 12,
 };
+
+/* Most perf map text one trace holds; readers stop there too. */
+#define STOKE_MAX_JIT_MAP_BYTES (UINT64_C(256) << 20)
 
 enum stoke_heap_trigger {
     STOKE_HEAP_SIGNAL = 1, /* the dump signal (SIGUSR2 by default; `stoke heap`) */

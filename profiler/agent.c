@@ -28,6 +28,7 @@
 #include "modules.h"
 #include "pages.h"
 #include "port_report.h"
+#include "runtime_names.h"
 #include "safe_memory.h"
 #include "sampler.h"
 #include "sandbox.h"
@@ -176,6 +177,8 @@ static void fork_child(void)
 
 void agent_before_exec(void)
 {
+    if (agent_active())
+        writer_before_exec();
     finish_trace(1);
 }
 
@@ -192,6 +195,7 @@ static void rearm_thread(struct thread_state *t)
 
 void agent_after_failed_exec(void)
 {
+    writer_exec_failed();
     if (profiled_pid || !current_thread)
         return;
     heap_agent_work_begin();
@@ -262,6 +266,7 @@ static void agent_start(void)
     if (pthread_key_create(&thread_exit_key, on_thread_exit))
         return;
     exec_env_save();
+    runtime_names_init(); /* before the JVM reads JAVA_TOOL_OPTIONS */
     agent_fds_init();
     if (unwind_init()) { /* first: it loads libunwind, which the module scan must see */
         agent_log("cannot set up stack unwinding; not profiling");

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "modules.h"
+#include "procfs.h"
 #include "unwind.h"
 
 #define STACK_COPY_MAX (64 * 1024)
@@ -21,16 +22,16 @@ static uint8_t stack_copy[STACK_COPY_MAX];
 
 /* Reads the stack and instruction pointers of a thread blocked in a system
  * call. Returns 0, or -1 when the thread is running or gone. */
-static int read_wait_point(pid_t tid, uint64_t *sp, uint64_t *pc)
+static int read_wait_point(struct thread_state *t, uint64_t *sp, uint64_t *pc)
 {
     char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, line, sizeof line - 1);
-    close(fd);
-    if (n <= 0)
+    if (t->syscall_file.fd < 0) {
+        snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)t->tid);
+        if (procfs_keep(&t->syscall_file, path))
+            return -1;
+    }
+    size_t n = procfs_reread(&t->syscall_file, line, sizeof line - 1);
+    if (!n)
         return -1;
     line[n] = 0;
     long nr;
@@ -55,13 +56,13 @@ static size_t copy_stack(uint64_t sp, uintptr_t stack_hi)
 uint32_t blocked_sample(struct thread_state *t)
 {
     uint64_t sp, pc, sp_after, pc_after;
-    if (read_wait_point(t->tid, &sp, &pc))
+    if (read_wait_point(t, &sp, &pc))
         return 0;
     if (t->blocked_n && sp == t->blocked_sp && pc == t->blocked_pc)
         return t->blocked_n; /* still waiting where it was */
     t->blocked_n = 0;
     size_t len = copy_stack(sp, t->stack_hi);
-    if (!len || read_wait_point(t->tid, &sp_after, &pc_after) || sp_after != sp ||
+    if (!len || read_wait_point(t, &sp_after, &pc_after) || sp_after != sp ||
         pc_after != pc)
         return 0; /* woke up meanwhile: the copy may be torn */
     struct unwind_start from = {.known = 0};

@@ -34,6 +34,8 @@
  *   sigwait         never handed to it
  *   sigaltstack     a thread shows only the alternate stack the program
  *                   set itself, never the agent's (signal_stack.h)
+ *   vfprintf,       the JVM announces JAVA_TOOL_OPTIONS as the user set
+ *   __vfprintf_chk  it, without stoke's flags (runtime_names.h)
  *
  * dlopen is deliberately not wrapped: the loader uses its caller's address
  * to find RUNPATH and the namespace, so a wrapper would change what loads.
@@ -72,6 +74,7 @@
 #include "heap.h"
 #include "modules.h"
 #include "port_report.h"
+#include "runtime_names.h"
 #include "sandbox.h"
 #include "unwind.h"
 
@@ -706,6 +709,33 @@ AGENT_EXPORT int listen(int fd, int backlog)
     if (ret == 0)
         port_report_listening(fd);
     return ret;
+}
+
+/* --- the JVM's announcement of its options ------------------------------- */
+
+AGENT_EXPORT int vfprintf(FILE *stream, const char *format, va_list ap)
+{
+    static __typeof__(&vfprintf) real;
+    int result;
+    if (runtime_names_quiet_notice(stream, format, ap, &result))
+        return result;
+    if (!real)
+        real = REAL(vfprintf);
+    return real(stream, format, ap);
+}
+
+/* What vfprintf becomes in programs built with _FORTIFY_SOURCE (the JVM). */
+int __vfprintf_chk(FILE *stream, int flag, const char *format, va_list ap);
+
+AGENT_EXPORT int __vfprintf_chk(FILE *stream, int flag, const char *format, va_list ap)
+{
+    static __typeof__(&__vfprintf_chk) real;
+    int result;
+    if (runtime_names_quiet_notice(stream, format, ap, &result))
+        return result;
+    if (!real)
+        real = REAL(__vfprintf_chk);
+    return real(stream, flag, format, ap);
 }
 
 /* --- the agent's descriptors ---------------------------------------------- */

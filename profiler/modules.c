@@ -32,7 +32,17 @@ struct module_entry {
     char *path;
     uint8_t build_id[MODULE_MAX_BUILD_ID];
     uint32_t build_id_len;
+    uint32_t alias_of;        /* id of the module it maps again, or 0 */
 };
+
+/* Second mappings of a loaded object's code (modules_add_alias), kept
+ * across rescans for as long as the object stays where it was. */
+#define MAX_ALIASES 16
+static struct alias {
+    uintptr_t original_lo, original_bias; /* the object it maps again */
+    uintptr_t lo, hi, bias;
+} aliases[MAX_ALIASES];
+static uint32_t naliases;
 
 static struct module_entry table[MAX_MODULES];
 static _Atomic uint32_t table_count;
@@ -301,11 +311,37 @@ static void note_removed(const struct module_view *v)
     graveyard_next++;
 }
 
+/* Adds the aliases whose object the scan holds, each after the objects:
+ * its alias_of is the index of its object in the scan until ids are known. */
+static void add_aliases(struct scan *s)
+{
+    uint32_t objects = s->count;
+    for (uint32_t a = 0; a < naliases && s->count < MAX_MODULES; a++)
+        for (uint32_t i = 0; i < objects; i++) {
+            const struct module_entry *o = &s->found[i];
+            if (o->v.lo != aliases[a].original_lo || o->v.bias != aliases[a].original_bias)
+                continue;
+            struct module_entry *e = &s->found[s->count];
+            memset(e, 0, sizeof *e);
+            e->path = strdup(o->path);
+            if (!e->path)
+                break;
+            memcpy(e->build_id, o->build_id, sizeof e->build_id);
+            e->build_id_len = o->build_id_len;
+            e->v.bias = aliases[a].bias;
+            add_segment(&e->v, aliases[a].lo, aliases[a].hi);
+            e->alias_of = i + 1;
+            s->count++;
+            break;
+        }
+}
+
 /* Merges a fresh scan into the table: kept modules keep their ids, new
  * ones get fresh ids, vanished ones are queued for UNMAP records. */
 static void merge_scan(struct scan *s)
 {
     uint32_t count = atomic_load(&table_count);
+    add_aliases(s);
     for (uint32_t i = 0; i < s->count; i++) {
         struct module_entry *e = &s->found[i];
         for (uint32_t j = 0; j < count && !e->v.id; j++)
@@ -314,6 +350,9 @@ static void merge_scan(struct scan *s)
         if (!e->v.id)
             e->v.id = next_id++;
     }
+    for (uint32_t i = 0; i < s->count; i++)
+        if (s->found[i].alias_of)
+            s->found[i].alias_of = s->found[s->found[i].alias_of - 1].v.id;
     for (uint32_t j = 0; j < count; j++) {
         int kept = 0;
         for (uint32_t i = 0; i < s->count && !kept; i++)
@@ -414,6 +453,19 @@ int modules_find_at(uintptr_t addr, uint64_t when_ns, struct module_view *out)
     return found ? modules_find(addr, out) : 0;
 }
 
+int modules_add_alias(uintptr_t original, uintptr_t lo, uintptr_t hi, uintptr_t bias)
+{
+    struct module_view o;
+    pthread_mutex_lock(&table_lock);
+    int ok = !modules_find(original, &o) && naliases < MAX_ALIASES;
+    if (ok) {
+        aliases[naliases++] = (struct alias){o.lo, o.bias, lo, hi, bias};
+        rescan_locked();
+    }
+    pthread_mutex_unlock(&table_lock);
+    return ok ? 0 : -1;
+}
+
 uint32_t modules_visit_new(uint32_t after_id, module_visit_fn fn, void *arg)
 {
     pthread_mutex_lock(&table_lock);
@@ -422,8 +474,12 @@ uint32_t modules_visit_new(uint32_t after_id, module_visit_fn fn, void *arg)
         for (uint32_t j = 0; j < count; j++)
             if (table[j].v.id == want) {
                 const struct module_entry *e = &table[j];
-                fn(arg, e->v.id, e->v.lo, e->v.hi, e->v.bias, e->build_id, e->build_id_len,
-                   e->path);
+                struct module_description m = {
+                    .id = e->v.id, .alias_of = e->alias_of, .lo = e->v.lo, .hi = e->v.hi,
+                    .bias = e->v.bias, .build_id = e->build_id,
+                    .build_id_len = e->build_id_len, .path = e->path,
+                };
+                fn(arg, &m);
             }
     uint32_t last = next_id - 1;
     pthread_mutex_unlock(&table_lock);

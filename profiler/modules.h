@@ -63,11 +63,28 @@ void modules_resume_unwinding(void);
  * lets the loader unload and rescans. Normal context. */
 int modules_dlclose(void *handle, int (*real_dlclose)(void *));
 
+/* Writer side: adds [lo, hi) as a second mapping of the code of the
+ * module that holds address original (node maps V8's embedded builtins
+ * again next to its JIT code): a module of its own, with the original's
+ * file, and bias such that address - bias is the same ELF virtual address.
+ * It has no unwind table of its own (walks go by frame pointers there).
+ * Normal context. Returns 0, or -1 when original is in no module or the
+ * table is full. */
+int modules_add_alias(uintptr_t original, uintptr_t lo, uintptr_t hi, uintptr_t bias);
+
+/* What a MAP record says of one module (alias_of: 0, or the id of the
+ * module it maps again). */
+struct module_description {
+    uint32_t id, alias_of;
+    uintptr_t lo, hi, bias;
+    const uint8_t *build_id;
+    uint32_t build_id_len;
+    const char *path;
+};
+
 /* Writer side: describe modules with id > after_id in id order, and the ids
  * removed since the last call. Normal context. */
-typedef void (*module_visit_fn)(void *arg, uint32_t id, uintptr_t lo, uintptr_t hi,
-                                uintptr_t bias, const uint8_t *build_id,
-                                uint32_t build_id_len, const char *path);
+typedef void (*module_visit_fn)(void *arg, const struct module_description *m);
 uint32_t modules_visit_new(uint32_t after_id, module_visit_fn fn, void *arg);
 uint32_t modules_take_removed(uint32_t *ids, uint32_t max);
 

@@ -12,8 +12,13 @@
 #include "procfs.h"
 #include "stoke_format.h"
 
-void process_read_comm(struct process_description *d)
+void process_read_identity(struct process_description *d)
 {
+    if (!getcwd(d->cwd, sizeof d->cwd))
+        d->cwd[0] = 0;
+    d->cmdline_len = procfs_read("/proc/self/cmdline", d->cmdline, sizeof d->cmdline);
+    if (d->cmdline_len && !d->cmdline[d->cmdline_len - 1])
+        d->cmdline_len--;
     char comm[64];
     procfs_read_line("/proc/self/comm", comm, sizeof comm);
     size_t j = 0;
@@ -30,12 +35,9 @@ void process_read_comm(struct process_description *d)
 
 void records_process(struct records *r, const struct process_description *d)
 {
-    char exe[4096] = "", cmdline[4096];
+    char exe[4096] = "";
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
-    size_t cmdline_len = procfs_read("/proc/self/cmdline", cmdline, sizeof cmdline);
-    if (cmdline_len && !cmdline[cmdline_len - 1])
-        cmdline_len--;
     struct timespec real;
     clock_gettime(CLOCK_REALTIME, &real);
     records_begin(r, STOKE_REC_PROCESS);
@@ -49,9 +51,10 @@ void records_process(struct records *r, const struct process_description *d)
     records_u(r, d->period_ns);
     records_str(r, d->comm);
     records_str(r, exe);
-    records_bytes(r, cmdline, cmdline_len);
+    records_bytes(r, d->cmdline, d->cmdline_len);
     records_u(r, d->heap_interval);
     records_u(r, (uint64_t)d->heap_signal);
+    records_str(r, d->cwd);
     records_end(r);
 }
 
@@ -68,18 +71,18 @@ struct map_visit {
     uint64_t time_us;
 };
 
-static void record_map(void *arg, uint32_t id, uintptr_t lo, uintptr_t hi, uintptr_t bias,
-                       const uint8_t *build_id, uint32_t build_id_len, const char *path)
+static void record_map(void *arg, const struct module_description *m)
 {
     struct map_visit *v = arg;
     records_begin(v->r, STOKE_REC_MAP);
-    records_u(v->r, id);
-    records_u(v->r, lo);
-    records_u(v->r, hi);
-    records_u(v->r, bias);
-    records_bytes(v->r, build_id, build_id_len);
-    records_str(v->r, path);
+    records_u(v->r, m->id);
+    records_u(v->r, m->lo);
+    records_u(v->r, m->hi);
+    records_u(v->r, m->bias);
+    records_bytes(v->r, m->build_id, m->build_id_len);
+    records_str(v->r, m->path);
     records_u(v->r, v->time_us);
+    records_u(v->r, m->alias_of);
     records_end(v->r);
 }
 

@@ -20,10 +20,15 @@ struct process_description {
     int heap_signal;      /* the heap snapshot signal; 0: none */
     const char *heap_note; /* a warning every heap snapshot carries, or NULL */
     char comm[64];        /* command name, safe for a file name */
+    char cwd[4096];       /* the working directory at the start, or "" */
+    char cmdline[4096];   /* its arguments, each ended by NUL (read once: a heap
+                           * snapshot opens no /proc file, see procfs.h) */
+    size_t cmdline_len;
 };
 
-/* Fills comm from /proc/self/comm, keeping only [A-Za-z0-9._-]. */
-void process_read_comm(struct process_description *d);
+/* Fills comm from /proc/self/comm, keeping only [A-Za-z0-9._-], cwd and
+ * cmdline. */
+void process_read_identity(struct process_description *d);
 
 void records_process(struct records *r, const struct process_description *d);
 

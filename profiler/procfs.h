@@ -13,11 +13,32 @@ size_t procfs_read(const char *path, char *buf, size_t cap);
 /* Reads a one-line file (comm) into buf as a string without its newline. */
 void procfs_read_line(const char *path, char *buf, size_t cap);
 
+/* A /proc file read again and again: kept open at one of the agent's high
+ * descriptors (agent_fds.h) and read from its start each time. A file the
+ * agent opened for a moment would hold the lowest free number, the one the
+ * program's next open() is due to get, and the program would get another. A
+ * kept file names the process that opened it: a fork child opens its own. */
+struct procfs_file {
+    int fd; /* -1: not open */
+};
+
+/* Opens path as f, closing what f held. Returns 0, or -1. */
+int procfs_keep(struct procfs_file *f, const char *path);
+
+/* Reads f from its start: the length read into buf (0 when not open). */
+size_t procfs_reread(const struct procfs_file *f, char *buf, size_t cap);
+
+void procfs_close(struct procfs_file *f);
+
 #define PROCFS_NO_FIELD (-2)
 
 /* A number of /proc/self/status ("Threads", "Seccomp") read with buf;
  * -1 when the file cannot be read, PROCFS_NO_FIELD when it has no such
  * line. Leaves errno as it was. */
 int procfs_status_number(const char *field, char *buf, size_t cap);
+
+/* The number of the line "field:" of a status text already read, or
+ * PROCFS_NO_FIELD. */
+int procfs_field_number(const char *status, const char *field);
 
 #endif

@@ -16,6 +16,21 @@
 #define AGENT_THREADS 1 /* the writer */
 
 static char status[4096]; /* writer only */
+static struct procfs_file status_file = {-1}, stat_file = {-1};
+
+void program_end_open(void)
+{
+    procfs_keep(&status_file, "/proc/self/status");
+    procfs_keep(&stat_file, "/proc/self/stat");
+}
+
+/* Reads a kept file into status; 0 when it could not be read. */
+static size_t reread(const struct procfs_file *f)
+{
+    size_t len = procfs_reread(f, status, sizeof status - 1);
+    status[len] = 0;
+    return len;
+}
 
 /* "State:\tZ (zombie)" in the status just read. */
 static int main_thread_ended(void)
@@ -33,8 +48,7 @@ static int main_thread_ended(void)
  * and parentheses) start with the 3rd. */
 int program_end_main_status(void)
 {
-    size_t len = procfs_read("/proc/self/stat", status, sizeof status - 1);
-    status[len] = 0;
+    reread(&stat_file);
     const char *field = strrchr(status, ')');
     for (int number = 2; field && number < 52; number++)
         field = strchr(field + 1, ' ');
@@ -43,9 +57,8 @@ int program_end_main_status(void)
 
 enum program_end program_end_check(void)
 {
-    if (sandbox_filtered() ||
-        procfs_status_number("Threads", status, sizeof status) != AGENT_THREADS + 1 ||
-        !main_thread_ended())
+    if (sandbox_filtered() || !reread(&status_file) ||
+        procfs_field_number(status, "Threads") != AGENT_THREADS + 1 || !main_thread_ended())
         return PROGRAM_RUNNING;
     return threads_all_left_through_libc() ? PROGRAM_LEFT_THROUGH_LIBC : PROGRAM_LEFT_RAW;
 }

@@ -24,6 +24,10 @@ enum program_end {
     PROGRAM_LEFT_RAW,          /* end the writer with the raw exit system call */
 };
 
+/* Opens the /proc files it reads (at the writer's start: a fork child
+ * reads its own). */
+void program_end_open(void);
+
 enum program_end program_end_check(void);
 
 /* After PROGRAM_LEFT_RAW: the status the main thread gave its exit. */

@@ -48,6 +48,7 @@ struct thread_state *threads_register(void)
         return NULL;
     t->tid = gettid();
     t->timer.perf_fd = -1;
+    t->syscall_file.fd = -1;
     read_stack_bounds(t);
     threads_read_name(t);
     signal_stack_create(t);
@@ -113,6 +114,7 @@ void threads_for_each(void (*fn)(struct thread_state *t, void *arg), void *arg)
         fn(t, arg);
         if (ended) {
             atomic_store(&slots[i], NULL);
+            procfs_close(&t->syscall_file);
             munmap(t, sizeof *t);
         }
     }
@@ -136,10 +138,12 @@ void threads_reset_after_fork(void)
             continue;
         atomic_store(&slots[i], NULL);
         signal_stack_forget(t);
+        procfs_close(&t->syscall_file);
         munmap(t, sizeof *t);
     }
     if (!self)
         return;
+    procfs_close(&self->syscall_file); /* the parent's thread's */
     self->tid = gettid();
     atomic_store(&vanished, 0);
     atomic_store(&self->ring.head, 0);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <ucontext.h>
 
+#include "procfs.h"
 #include "ring.h"
 #include "stack_cache.h"
 #include "stoke_format.h"
@@ -53,6 +54,7 @@ struct thread_state {
      * the same place (writer thread only) */
     uint64_t blocked_sp, blocked_pc;
     uint32_t blocked_n, blocked_flags;
+    struct procfs_file syscall_file;  /* its /proc/.../syscall (blocked_sampler.h) */
     uint64_t blocked_frames[STOKE_MAX_FRAMES];
     struct stack_cache alloc_stacks;  /* heap.c: recent allocation stacks */
     ucontext_t hook_context;          /* heap.c: where an allocation's walk starts */

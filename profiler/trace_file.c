@@ -172,3 +172,11 @@ void trace_file_close(struct trace_file *f)
     f->out = NULL;
     f->out_cap = 0;
 }
+
+void trace_file_discard(struct trace_file *f)
+{
+    int ours = f->fd >= 0 && still_ours(f);
+    trace_file_close(f);
+    if (ours)
+        unlink(f->path);
+}

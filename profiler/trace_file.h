@@ -35,4 +35,7 @@ int trace_file_write_frame(struct trace_file *f, const void *records, size_t len
 
 void trace_file_close(struct trace_file *f);
 
+/* Closes the trace and removes its file: it holds nothing worth reading. */
+void trace_file_discard(struct trace_file *f);
+
 #endif

@@ -10,8 +10,11 @@
 #include "unwind.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <libunwind.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "arch_x86_64.h"
 #include "modules.h"
@@ -179,15 +182,41 @@ static int load_libunwind(void)
                : -1;
 }
 
+/* The descriptors below LOW_FDS that are open, as bits. */
+#define LOW_FDS 32
+static uint64_t open_low_fds(void)
+{
+    uint64_t open = 0;
+    for (int fd = 0; fd < LOW_FDS; fd++)
+        if (fcntl(fd, F_GETFD) >= 0)
+            open |= UINT64_C(1) << fd;
+    return open;
+}
+
+/* libunwind's first address space opens a pipe, which only its own
+ * accessors of local memory use (to test addresses): the agent reads
+ * memory through its own, so the pipe is closed at once, and the program's
+ * first open() gets the number it would get without stoke. */
+static void close_libunwind_pipe(uint64_t open_before)
+{
+    uint64_t opened = open_low_fds() & ~open_before;
+    for (int fd = 0; fd < LOW_FDS; fd++) {
+        struct stat st;
+        if ((opened >> fd & 1) && !fstat(fd, &st) && S_ISFIFO(st.st_mode))
+            close(fd);
+    }
+}
+
 int unwind_init(void)
 {
     if (load_libunwind())
         return -1;
+    uint64_t open_before = open_low_fds();
     address_space = lib.create_addr_space(&accessors, 0);
-    if (!address_space)
-        return -1;
-    lib.set_caching_policy(address_space, UNW_CACHE_PER_THREAD);
-    return 0;
+    if (address_space) /* libunwind sets itself up here */
+        lib.set_caching_policy(address_space, UNW_CACHE_PER_THREAD);
+    close_libunwind_pipe(open_before);
+    return address_space ? 0 : -1;
 }
 
 /* A return address outside every known module (JIT code, or a walk that

@@ -21,10 +21,12 @@
 
 #include "agent.h"
 #include "blocked_sampler.h"
+#include "code_aliases.h"
 #include "dump_signal.h"
 #include "heap.h"
 #include "heap_snapshot.h"
 #include "heap_tally.h"
+#include "jit_map.h"
 #include "log.h"
 #include "process_records.h"
 #include "program_end.h"
@@ -32,6 +34,7 @@
 #include "signal_view.h"
 #include "modules.h"
 #include "records.h"
+#include "runtime_names.h"
 #include "signal_stack.h"
 #include "stack_intern.h"
 #include "stoke_format.h"
@@ -72,6 +75,8 @@ static pthread_cond_t dump_done;
 
 static pthread_t writer_thread;
 static int writer_running;
+static int forked;        /* this process is a fork child of a profiled one */
+static int exec_pending;  /* the process is about to exec */
 static _Atomic int stop_requested;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake;
@@ -117,12 +122,23 @@ static void emit_thread(const struct thread_state *t)
     records_end(&recs);
 }
 
+/* Whether a resolved stack has a frame outside every known module. */
+static int has_unknown_module(const uint32_t *modules, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (modules[i] == STOKE_MODULE_NONE)
+            return 1;
+    return 0;
+}
+
 static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t flags,
                        uint64_t time_ns)
 {
     uint32_t modules[STOKE_MAX_FRAMES];
     uint64_t offsets[STOKE_MAX_FRAMES];
     resolve_frames_at(frames, n, time_ns, modules, offsets);
+    if (has_unknown_module(modules, n) && code_aliases_look(monotonic_ns()))
+        resolve_frames_at(frames, n, time_ns, modules, offsets);
     /* every module a STACK names has its MAP earlier in the file */
     last_module_id = records_new_maps(&recs, last_module_id, since_start_us(monotonic_ns()));
     records_stack(&recs, id, flags, n, modules, offsets);
@@ -286,6 +302,8 @@ static void cycle(void)
 {
     modules_refresh();
     emit_module_changes();
+    /* before the samples: code they ran in was named when it was made */
+    jit_map_poll(&recs, since_start_us(monotonic_ns()));
     serve_heap();
     threads_for_each(drain_thread, NULL);
     uint64_t now = monotonic_ns();
@@ -317,10 +335,24 @@ static void refresh_thread_name(struct thread_state *t, void *arg)
     }
 }
 
-static void emit_end(void)
+/* What every thread of the process, live or gone, has done so far. */
+static struct totals all_totals(void)
 {
     struct totals sum = {exited_samples, exited_lost, exited_handler_ns};
     threads_for_each(add_live, &sum);
+    return sum;
+}
+
+/* A fork child about to exec before its first sample has nothing to say:
+ * the new image starts a trace of its own. */
+static int nothing_to_keep(void)
+{
+    return forked && exec_pending && all_totals().samples == 0;
+}
+
+static void emit_end(void)
+{
+    struct totals sum = all_totals();
     records_begin(&recs, STOKE_REC_END);
     records_u(&recs, sum.samples);
     records_u(&recs, sum.lost);
@@ -353,6 +385,22 @@ static void end_process(enum program_end how)
     syscall(SYS_exit, program_end_main_status()); /* the last thread's status is the process's */
 }
 
+/* The last records: the exit snapshot, thread names, the rest of the
+ * JIT names, END; then the file is closed. */
+static void finish_trace_file(void)
+{
+    if (heap_tracking()) {
+        char written[4096];
+        snapshot(NULL, STOKE_HEAP_EXIT, written, sizeof written);
+    }
+    threads_for_each(refresh_thread_name, NULL);
+    jit_map_finish(&recs, since_start_us(monotonic_ns()));
+    runtime_names_finish();
+    emit_end();
+    flush();
+    trace_file_close(&file);
+}
+
 static void *writer_main(void *arg)
 {
     heap_ignore_this_thread();
@@ -379,14 +427,10 @@ static void *writer_main(void *arg)
     threads_for_each_live(timers_stop); /* here, where no state is reclaimed meanwhile */
     timers_stop_process();
     cycle();
-    if (heap_tracking()) {
-        char written[4096];
-        snapshot(NULL, STOKE_HEAP_EXIT, written, sizeof written);
-    }
-    threads_for_each(refresh_thread_name, NULL);
-    emit_end();
-    flush();
-    trace_file_close(&file);
+    if (nothing_to_keep())
+        trace_file_discard(&file);
+    else
+        finish_trace_file();
     if (ended != PROGRAM_RUNNING)
         end_process(ended);
     pthread_mutex_unlock(&state_lock);
@@ -414,7 +458,7 @@ int writer_start(const struct writer_process *p)
     process.heap_interval = p->heap_interval;
     process.heap_signal = p->heap_signal;
     process.heap_note = p->heap_note;
-    process_read_comm(&process);
+    process_read_identity(&process);
     snprintf(output_dir, sizeof output_dir, "%s", p->output_dir);
     heap_peak = p->heap_peak;
     peak_written = 0;
@@ -424,6 +468,9 @@ int writer_start(const struct writer_process *p)
     threads_seen = 0;
     stop_requested = 0;
     blocked_tick_ns = p->clock == STOKE_CLOCK_WALL ? p->period_ns : 0;
+    jit_map_start();
+    code_aliases_reset();
+    program_end_open();
     if (trace_file_open(&file, p->output_dir, process.comm, getpid()))
         return -1;
     records_process(&recs, &process);
@@ -443,6 +490,16 @@ int writer_start(const struct writer_process *p)
     pthread_setname_np(writer_thread, "stoke-writer");
     writer_running = 1;
     return 0;
+}
+
+void writer_before_exec(void)
+{
+    exec_pending = 1;
+}
+
+void writer_exec_failed(void)
+{
+    exec_pending = 0;
 }
 
 void writer_stop(int bounded)
@@ -506,6 +563,7 @@ void writer_fork_child(void)
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
     state_lock = fresh;
     writer_running = 0;
+    forked = 1;
     trace_file_close(&file); /* the child's copy of the descriptor only */
     records_clear(&recs);
     stack_intern_free(&stacks);

@@ -33,6 +33,15 @@ int writer_start(const struct writer_process *p);
  * may be called from a signal handler that interrupted a lock holder). */
 void writer_stop(int bounded);
 
+/* The process is about to exec: a fork child that has taken no sample yet
+ * (node's child_process and cluster start every worker so) leaves no trace
+ * and no heap snapshot: the trace is removed instead of finished. Call
+ * before writer_stop. */
+void writer_before_exec(void);
+
+/* The exec failed: the process goes on (and its next trace is kept). */
+void writer_exec_failed(void);
+
 /* Asks the writer for a heap snapshot (to path, or the usual name when
  * NULL) and waits for it. Returns 0 with the path in written, or -1 with
  * errno set (ENOTSUP when no writer runs). Any thread but the writer. */

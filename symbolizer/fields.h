@@ -53,4 +53,11 @@ static inline const uint8_t *stoke_field_bytes(struct stoke_fields *f, size_t *l
     return bytes;
 }
 
+/* Whether the payload holds more than was read: a field a later minor
+ * version appended. */
+static inline int stoke_field_more(const struct stoke_fields *f)
+{
+    return !f->bad && f->p < f->end;
+}
+
 #endif

@@ -2,14 +2,16 @@
  * load.c - turns one trace file into profile rows; see load.h.
  *
  * Owns: the meaning of each record type (PROCESS, MAP, THREAD, STACK,
- * SAMPLES, END, NOTE, HEAP, HEAP_STACK) and the shape of stacks in the
+ * SAMPLES, END, NOTE, HEAP, HEAP_STACK, JIT_MAP) and the shape of stacks in the
  * profile: the process root "comm (pid)", an optional thread frame
  * "name (tid)" (CPU traces only), then callers to leaf. A stack the agent
  * marked truncated or partial gets an "[incomplete stack]" frame under those
  * roots, since its outer callers are missing. Also which kind of profile a
  * file may join: the first file loaded makes the profile CPU (SAMPLES, or
  * no HEAP record at all) or heap (a HEAP record), and a file of the other
- * kind is refused before any of its values are added.
+ * kind is refused before any of its values are added. JIT_MAP records are
+ * read in a first pass over the file: a runtime may name code after the
+ * stacks that ran it were written (the JVM writes its map at exit).
  * Never: allocates per sample (each distinct stack id is symbolized once and
  * each distinct thread + stack id interned once), writes output files,
  * prints more than MAX_NOTES_SHOWN of a trace's notes, or exits.
@@ -23,6 +25,7 @@
 #include "alloc.h"
 #include "fields.h"
 #include "heap_record.h"
+#include "perfmap.h"
 #include "reader.h"
 #include "stoke_format.h"
 #include "symbolize.h"
@@ -60,6 +63,7 @@ struct loader {
     const char *path;
     int split_threads;
     int merge_processes;
+    int keep_tiers;
     size_t proc;                  /* index in profile->procs, or NO_PROCESS */
     uint32_t root;                /* the "comm (pid)" frame */
     char *exe;                    /* main executable path from PROCESS */
@@ -81,6 +85,8 @@ struct loader {
     uint64_t heap_stacks;         /* HEAP_STACK records read */
     uint64_t heap_totals[STOKE_HEAP_NVALUES]; /* their values added up */
     int refused;                  /* the file's kind is not the profile's: stop */
+    struct stoke_perfmap *jit_map; /* the trace's JIT_MAP text, until the symbolizer has it */
+    uint64_t jit_map_bytes;
     struct code_address addresses[MAX_RECORD_FRAMES]; /* of the STACK record being read */
 };
 
@@ -120,7 +126,14 @@ static uint32_t merged_process_frame(struct loader *l, const char *comm)
 
 /* --- PROCESS -------------------------------------------------------------- */
 
-static void start_process(struct loader *l, uint64_t pid, const char *comm, char *exe)
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static void start_process(struct loader *l, uint64_t pid, const char *comm, char *exe,
+                          const char *cwd)
 {
     l->exe = exe;
     l->proc = l->profile->nprocs;
@@ -132,13 +145,18 @@ static void start_process(struct loader *l, uint64_t pid, const char *comm, char
                                  : named_frame(l, comm, pid, STOKE_KIND_PROCESS);
     s->root_frame = l->root;
     l->symbolizer = stoke_symbolizer_new(l->profile, l->path, (uint32_t)pid);
+    struct stoke_jit_context process = {
+        .cwd = cwd, .jvm = !strcmp(base_name(exe), "java"), .keep_tiers = l->keep_tiers};
+    stoke_symbolizer_set_process(l->symbolizer, &process);
+    stoke_symbolizer_set_jit_map(l->symbolizer, l->jit_map);
+    l->jit_map = NULL;
 }
 
 /* Records that should follow PROCESS but came without one still count. */
 static void ensure_process(struct loader *l)
 {
     if (l->proc == NO_PROCESS)
-        start_process(l, 0, "[unknown process]", stoke_xstrdup(""));
+        start_process(l, 0, "[unknown process]", stoke_xstrdup(""), "");
 }
 
 static int on_process(struct loader *l, struct stoke_fields *f)
@@ -148,14 +166,21 @@ static int on_process(struct loader *l, struct stoke_fields *f)
     stoke_field_u(f); /* start_monotonic_ns */
     uint64_t clock = stoke_field_u(f), engine = stoke_field_u(f);
     uint64_t hz = stoke_field_u(f), period_ns = stoke_field_u(f);
-    size_t comm_len, exe_len;
+    size_t comm_len, exe_len, cwd_len = 0;
     const uint8_t *comm = stoke_field_bytes(f, &comm_len);
     const uint8_t *exe = stoke_field_bytes(f, &exe_len);
     if (f->bad || l->proc != NO_PROCESS || period_ns > STOKE_MAX_PERIOD_NS)
         return -1;
+    struct stoke_fields later = *f; /* cmdline, then fields of 1.2 and 1.3 */
+    stoke_field_bytes(&later, &cwd_len);
+    stoke_field_u(&later); /* heap_interval */
+    stoke_field_u(&later); /* heap_signal */
+    const uint8_t *cwd = stoke_field_more(&later) ? stoke_field_bytes(&later, &cwd_len) : NULL;
     char *name = copy_str(comm, comm_len);
-    start_process(l, pid, name, copy_str(exe, exe_len));
+    char *dir = later.bad || !cwd ? stoke_xstrdup("") : copy_str(cwd, cwd_len);
+    start_process(l, pid, name, copy_str(exe, exe_len), dir);
     free(name);
+    free(dir);
     struct stoke_process_summary *s = summary(l);
     s->ppid = (uint32_t)ppid;
     s->start_realtime_ns = start_realtime_ns;
@@ -175,12 +200,15 @@ static int on_map(struct loader *l, struct stoke_fields *f)
     struct stoke_module_desc m = {.id = stoke_field_u(f)};
     stoke_field_u(f); /* start */
     stoke_field_u(f); /* end */
-    stoke_field_u(f); /* load_bias: offsets are already ELF virtual addresses */
+    m.load_bias = stoke_field_u(f); /* offsets are ELF virtual addresses already */
     m.build_id = stoke_field_bytes(f, &m.build_id_len);
     size_t path_len;
     const uint8_t *path = stoke_field_bytes(f, &path_len);
+    stoke_field_u(f); /* time_us */
     if (f->bad)
         return -1;
+    if (stoke_field_more(f))
+        m.alias_of = stoke_field_u(f);
     ensure_process(l);
     char *p = copy_str(path, path_len);
     m.path = p;
@@ -471,6 +499,35 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
     return l->refused;
 }
 
+/* --- JIT_MAP (the first pass) ---------------------------------------------- */
+
+/* Gathers the trace's perf map text, at most STOKE_MAX_JIT_MAP_BYTES. */
+static int on_jit_map_record(void *ctx, unsigned type, const uint8_t *payload, size_t len)
+{
+    struct loader *l = ctx;
+    if (type != STOKE_REC_JIT_MAP)
+        return 0;
+    struct stoke_fields f = stoke_fields_of(payload, len);
+    size_t text_len;
+    stoke_field_u(&f); /* time_us */
+    const uint8_t *text = stoke_field_bytes(&f, &text_len);
+    if (f.bad || l->jit_map_bytes + text_len > STOKE_MAX_JIT_MAP_BYTES)
+        return 0;
+    if (!l->jit_map)
+        l->jit_map = stoke_perfmap_new();
+    stoke_perfmap_add_text(l->jit_map, (const char *)text, text_len);
+    l->jit_map_bytes += text_len;
+    return 0;
+}
+
+static void read_jit_map(struct loader *l)
+{
+    struct stoke_read_status st;
+    char err[512];
+    stoke_read_trace(l->path, on_jit_map_record, l, &st, err, sizeof err); /* the next pass says */
+    l->jit_map = stoke_perfmap_finish(l->jit_map);
+}
+
 static void finish_summary(struct loader *l, const struct stoke_read_status *st)
 {
     struct stoke_process_summary *s = summary(l);
@@ -501,6 +558,7 @@ static void warn_damage(struct loader *l, const struct stoke_read_status *st)
 static void free_loader(struct loader *l)
 {
     stoke_symbolizer_free(l->symbolizer);
+    stoke_perfmap_free(l->jit_map);
     stoke_u64map_free(&l->thread_frames);
     stoke_u64map_free(&l->profile_stacks);
     free(l->stacks);
@@ -530,6 +588,8 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
     struct stoke_read_status st;
     l.split_threads = opt && opt->split_threads;
     l.merge_processes = opt && opt->merge_processes;
+    l.keep_tiers = opt && opt->keep_tiers;
+    read_jit_map(&l);
     int rc = stoke_read_trace(path, on_record, &l, &st, err, errlen);
     if (rc == 0 && l.proc != NO_PROCESS)
         settle_kind(&l, STOKE_PROFILE_CPU); /* neither samples nor HEAP: a CPU trace */

@@ -14,6 +14,9 @@ struct stoke_load_options {
     int split_threads;   /* add a "name (tid)" frame under each process root */
     int merge_processes; /* root the stacks of every process of one command at
                           * one "comm (all processes)" frame, not "comm (pid)" */
+    int keep_tiers;      /* JavaScript frames keep their V8 tier (the HTML
+                          * report merges them itself); else one frame per
+                          * function */
 };
 
 /* Reads the trace at path and adds its samples to p, each stack rooted at a

@@ -102,6 +102,41 @@ static void read_symbols(struct stoke_perfmap *m, int fd, struct stoke_perfmap_s
     stoke_line_reader_free(&reader);
 }
 
+struct stoke_perfmap *stoke_perfmap_new(void)
+{
+    return stoke_xcalloc(1, sizeof(struct stoke_perfmap));
+}
+
+void stoke_perfmap_add_text(struct stoke_perfmap *m, const char *text, size_t len)
+{
+    char line[STOKE_MAX_PERFMAP_LINE + 1];
+    struct jit_symbol sym;
+    while (len) {
+        const char *newline = memchr(text, '\n', len);
+        size_t line_len = newline ? (size_t)(newline - text) : len;
+        if (line_len <= STOKE_MAX_PERFMAP_LINE) {
+            memcpy(line, text, line_len);
+            line[line_len] = '\0';
+            if (parse_line(m, line, line_len, &sym) == 0)
+                add_symbol(m, &sym);
+        }
+        size_t used = newline ? line_len + 1 : line_len;
+        text += used;
+        len -= used;
+    }
+}
+
+struct stoke_perfmap *stoke_perfmap_finish(struct stoke_perfmap *m)
+{
+    if (m && !m->nsymbols) {
+        stoke_perfmap_free(m);
+        return NULL;
+    }
+    if (m)
+        sort_and_dedup(m);
+    return m;
+}
+
 struct stoke_perfmap *stoke_perfmap_load(const char *path, uid_t trusted_uid,
                                          struct stoke_perfmap_status *status)
 {
@@ -121,12 +156,7 @@ struct stoke_perfmap *stoke_perfmap_load(const char *path, uid_t trusted_uid,
     struct stoke_perfmap *m = stoke_xcalloc(1, sizeof *m);
     read_symbols(m, fd, status);
     close(fd);
-    if (!m->nsymbols) {
-        stoke_perfmap_free(m);
-        return NULL;
-    }
-    sort_and_dedup(m);
-    return m;
+    return stoke_perfmap_finish(m);
 }
 
 const char *stoke_perfmap_lookup(const struct stoke_perfmap *m, uint64_t addr)

@@ -15,6 +15,7 @@
 #ifndef STOKE_PERFMAP_H
 #define STOKE_PERFMAP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -38,6 +39,14 @@ struct stoke_perfmap_status {
  * it was. */
 struct stoke_perfmap *stoke_perfmap_load(const char *path, uid_t trusted_uid,
                                          struct stoke_perfmap_status *status);
+
+/* A map of the names a trace holds itself (JIT_MAP records): created
+ * empty, given the text of each record in order (whole lines; a line longer
+ * than STOKE_MAX_PERFMAP_LINE is skipped), then finished before lookups.
+ * stoke_perfmap_finish returns m, or NULL (m freed) when it names nothing. */
+struct stoke_perfmap *stoke_perfmap_new(void);
+void stoke_perfmap_add_text(struct stoke_perfmap *m, const char *text, size_t len);
+struct stoke_perfmap *stoke_perfmap_finish(struct stoke_perfmap *m);
 
 /* The name of the code at addr, or NULL. Later lines of the file win over
  * earlier ones for the same start address (code regions get reused). */

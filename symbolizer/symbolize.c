@@ -18,6 +18,7 @@
 #include "debuginfo.h"
 #include "demangler.h"
 #include "hash.h"
+#include "jit_frame.h"
 #include "perfmap.h"
 #include "process_perfmap.h"
 #include "regular_file.h"
@@ -41,6 +42,8 @@ struct elf_object {
     uint8_t kind;
     enum object_state state;
     struct stoke_debuginfo *debuginfo;
+    int has_bias;
+    uint64_t bias;            /* of its first mapping: where a perf map sees it */
 };
 
 /* A resolved address: frames pool[start .. start+len). */
@@ -62,8 +65,11 @@ struct stoke_symbolizer {
     size_t cache_cap, cache_count;
     uint32_t *pool;
     size_t pool_len, pool_cap;
-    struct stoke_perfmap *perfmap;
+    struct stoke_perfmap *perfmap;   /* the file's, read on first need */
     int perfmap_tried;
+    struct stoke_perfmap *trace_map; /* the trace's own, or NULL */
+    char *cwd;
+    struct stoke_jit_context jit;
 };
 
 /* Pseudo object indices for addresses outside any module. */
@@ -77,7 +83,24 @@ struct stoke_symbolizer *stoke_symbolizer_new(struct stoke_profile *p, const cha
     s->profile = p;
     s->trace_path = stoke_xstrdup(trace_path);
     s->pid = pid;
+    s->cwd = stoke_xstrdup("");
+    s->jit.cwd = s->cwd;
     return s;
+}
+
+void stoke_symbolizer_set_process(struct stoke_symbolizer *s,
+                                  const struct stoke_jit_context *process)
+{
+    free(s->cwd);
+    s->cwd = stoke_xstrdup(process->cwd);
+    s->jit = *process;
+    s->jit.cwd = s->cwd;
+}
+
+void stoke_symbolizer_set_jit_map(struct stoke_symbolizer *s, struct stoke_perfmap *map)
+{
+    stoke_perfmap_free(s->trace_map);
+    s->trace_map = map;
 }
 
 void stoke_symbolizer_free(struct stoke_symbolizer *s)
@@ -93,6 +116,8 @@ void stoke_symbolizer_free(struct stoke_symbolizer *s)
     free(s->cache);
     free(s->pool);
     stoke_perfmap_free(s->perfmap);
+    stoke_perfmap_free(s->trace_map);
+    free(s->cwd);
     free(s->trace_path);
     free(s);
 }
@@ -168,7 +193,12 @@ void stoke_symbolizer_add_module(struct stoke_symbolizer *s, const struct stoke_
                                   sizeof *s->module_object);
     for (size_t i = old_cap; i < s->module_object_cap; i++)
         s->module_object[i] = -1;
-    s->module_object[m->id] = (int32_t)find_or_add_object(s, m);
+    size_t object = find_or_add_object(s, m);
+    s->module_object[m->id] = (int32_t)object;
+    if (!m->alias_of && !s->objects[object].has_bias) {
+        s->objects[object].has_bias = 1;
+        s->objects[object].bias = m->load_bias;
+    }
 }
 
 static uint64_t object_of_module(const struct stoke_symbolizer *s, uint64_t module_id)
@@ -263,6 +293,7 @@ static void emit_unnamed(struct stoke_symbolizer *s, const char *module, const c
 static void emit_named(struct stoke_symbolizer *s, const struct elf_object *o,
                        const struct stoke_debuginfo_frame *df, int inlined)
 {
+    static struct stoke_jit_text text;
     char *demangled = stoke_demangle(df->name);
     struct stoke_frame f = {
         .name = demangled ? demangled : df->name,
@@ -273,8 +304,33 @@ static void emit_named(struct stoke_symbolizer *s, const struct elf_object *o,
         .inlined = (uint8_t)inlined,
         .build_id = o->build_id_hex,
     };
+    stoke_native_frame_kind(o->module_name, &f, &text);
     emit_frame(s, &f);
     free(demangled);
+}
+
+/* The name a perf map gives the code at addr: the trace's own map first,
+ * then (for JIT code only) the file's. */
+static const char *jit_name(struct stoke_symbolizer *s, uint64_t addr, int files_too)
+{
+    const char *name = s->trace_map ? stoke_perfmap_lookup(s->trace_map, addr) : NULL;
+    if (name || !files_too)
+        return name;
+    if (!s->perfmap_tried) {
+        s->perfmap_tried = 1;
+        s->perfmap = stoke_process_perfmap(s->trace_path, s->pid);
+    }
+    return s->perfmap ? stoke_perfmap_lookup(s->perfmap, addr) : NULL;
+}
+
+static void emit_jit(struct stoke_symbolizer *s, const char *name, const char *module,
+                     const char *build_id)
+{
+    static struct stoke_jit_text text;
+    struct stoke_frame f;
+    stoke_jit_frame(name, &s->jit, module, &f, &text);
+    f.build_id = build_id;
+    emit_frame(s, &f);
 }
 
 static void name_in_object(struct stoke_symbolizer *s, struct elf_object *o, uint64_t offset,
@@ -282,11 +338,16 @@ static void name_in_object(struct stoke_symbolizer *s, struct elf_object *o, uin
 {
     struct stoke_debuginfo_frame found[MAX_INLINE_DEPTH];
     size_t n = 0;
+    uint64_t code = offset - (is_return && offset > 0);
+    const char *named_by_runtime = o->has_bias ? jit_name(s, o->bias + code, 0) : NULL;
+    if (named_by_runtime) { /* a runtime's code in its own file: V8's builtins */
+        emit_jit(s, named_by_runtime, o->module_name, o->build_id_hex);
+        return;
+    }
     if (o->state == OBJECT_UNOPENED)
         open_object(s, o);
     if (o->state == OBJECT_READY)
-        n = stoke_debuginfo_lookup(o->debuginfo, offset - (is_return && offset > 0), found,
-                                   MAX_INLINE_DEPTH);
+        n = stoke_debuginfo_lookup(o->debuginfo, code, found, MAX_INLINE_DEPTH);
     for (size_t i = 0; i < n; i++) {
         if (found[i].name)
             emit_named(s, o, &found[i], i + 1 < n);
@@ -297,24 +358,13 @@ static void name_in_object(struct stoke_symbolizer *s, struct elf_object *o, uin
         emit_unnamed(s, o->module_name, o->build_id_hex, offset);
 }
 
-static void load_perfmap(struct stoke_symbolizer *s)
-{
-    s->perfmap_tried = 1;
-    s->perfmap = stoke_process_perfmap(s->trace_path, s->pid);
-}
-
 static void name_jit(struct stoke_symbolizer *s, uint64_t addr, int is_return)
 {
-    if (!s->perfmap_tried)
-        load_perfmap(s);
-    const char *name =
-        s->perfmap ? stoke_perfmap_lookup(s->perfmap, addr - (is_return && addr > 0)) : NULL;
-    if (!name) {
+    const char *name = jit_name(s, addr - (is_return && addr > 0), 1);
+    if (name)
+        emit_jit(s, name, "[jit]", "");
+    else
         emit_unnamed(s, "", "", addr);
-        return;
-    }
-    struct stoke_frame f = {.name = name, .module = "[jit]", .file = "", .kind = STOKE_KIND_JIT};
-    emit_frame(s, &f);
 }
 
 /* --- cache ---------------------------------------------------------------- */

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "jit_frame.h"
+#include "perfmap.h"
 #include "profile.h"
 
 struct stoke_symbolizer;
@@ -24,6 +26,17 @@ struct stoke_symbolizer *stoke_symbolizer_new(struct stoke_profile *p, const cha
                                               uint32_t pid);
 void stoke_symbolizer_free(struct stoke_symbolizer *s);
 
+/* What the process was, for the names of its JIT code (jit_frame.h; the
+ * strings are copied). */
+void stoke_symbolizer_set_process(struct stoke_symbolizer *s,
+                                  const struct stoke_jit_context *process);
+
+/* The perf map the trace holds itself (JIT_MAP records; s takes it over):
+ * it names JIT code first, and code in modules that their own files leave
+ * unnamed (a stripped libnode's builtins); a perf map file is read only
+ * for what it does not name. */
+void stoke_symbolizer_set_jit_map(struct stoke_symbolizer *s, struct stoke_perfmap *map);
+
 /* A module from a MAP record. */
 struct stoke_module_desc {
     uint64_t id;               /* >= 1 */
@@ -31,6 +44,8 @@ struct stoke_module_desc {
     const uint8_t *build_id;   /* may be empty: then the path alone is trusted */
     size_t build_id_len;
     int is_main;               /* the main executable: its frames are PROGRAM */
+    uint64_t load_bias;        /* address = load_bias + ELF virtual address */
+    uint64_t alias_of;         /* 0, or the module whose code this maps again */
 };
 
 void stoke_symbolizer_add_module(struct stoke_symbolizer *s, const struct stoke_module_desc *m);

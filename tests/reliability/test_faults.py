@@ -34,6 +34,9 @@ written so far must report, saying what it lost.
                   every descriptor from 3 up closed, as daemons do: the
                   program gets descriptor 3 for its next file, as bare, and
                   the trace is complete with what ran after
+  fd_numbers      a program opening /dev/null 100000 times while a thread
+                  waits in poll gets descriptor 3 each time in every
+                  recording mode: the agent never holds a low descriptor
   sigkill_random  SIGKILL at seven moments from 0 to 1.6 s into a program
                   that loads libraries and allocates on four threads
                   (sampled at 10 kHz, heap samples every 256 bytes), and
@@ -54,7 +57,8 @@ import time
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, TestFailure, describe, expect,
                          fresh_dir, kill_quietly, main, program, record, report_folded, run,
                          skip, text, traces_in)
-from reliability_support import expect_same_as_bare, target_of
+from reliability_support import (RECORDING_MODES, expect_runs_as_bare, expect_same_as_bare,
+                                 target_of)
 
 CUT_SHORT = "cut short"
 
@@ -263,6 +267,21 @@ def close_all(mode):
            f"ender {mode}: a bare run did not find descriptor 3 free", describe(bare))
 
 
+OPEN_LOOP_TIMEOUT_S = 60
+
+
+def fd_numbers():
+    """ender open_loop bare and in every recording mode: each of 100000
+    opens gets descriptor 3, as without stoke."""
+    work = fresh_dir("fd_numbers")
+    command = [program("ender"), "open_loop"]
+    bare = run(command, timeout=OPEN_LOOP_TIMEOUT_S)
+    expect(bare.returncode == 0, "ender open_loop fails without stoke", describe(bare))
+    for mode, options in RECORDING_MODES:
+        expect_runs_as_bare(bare, work, mode, command, options, 1, "open_files",
+                            OPEN_LOOP_TIMEOUT_S)
+
+
 # --- SIGKILL at any moment ---------------------------------------------------------------
 
 KILL_RUNS = 8
@@ -337,4 +356,5 @@ if __name__ == "__main__":
         "writer_starved": writer_starved, "exit_in_thread": exit_in_thread, "abort": abort,
         "vfork": vfork, "posix_spawn": posix_spawn, "sigkill_random": sigkill_random,
         "exit_group": exit_group, "raw_exit": raw_exit, "main_pthread_exit": main_pthread_exit,
+        "fd_numbers": fd_numbers,
         **{mode: (lambda m=mode: close_all(m)) for mode in CLOSE_MODES}}))

@@ -196,8 +196,10 @@ static long finish_writer(struct writer *w)
 
 /* The PROCESS record of process pid; heap (interval, signal) adds the
  * heap settings of format 1.2 (NULL: none). */
+/* heap: the 1.2 fields (or NULL), cwd: the 1.3 field (or NULL, then heap
+ * must be NULL too or the record ends with the heap fields). */
 static void rec_process_of(struct writer *w, uint64_t pid, const char *exe, uint64_t period_ns,
-                           const uint64_t *heap)
+                           const uint64_t *heap, const char *cwd)
 {
     put_u(w, pid);
     put_u(w, 1);
@@ -214,12 +216,14 @@ static void rec_process_of(struct writer *w, uint64_t pid, const char *exe, uint
         put_u(w, heap[0]);
         put_u(w, heap[1]);
     }
+    if (heap && cwd)
+        put_str(w, cwd);
     end_record(w, STOKE_REC_PROCESS);
 }
 
 static void rec_process(struct writer *w, const char *exe, uint64_t period_ns)
 {
-    rec_process_of(w, PID, exe, period_ns, NULL);
+    rec_process_of(w, PID, exe, period_ns, NULL, NULL);
 }
 
 static void rec_map(struct writer *w, uint64_t id, const char *path, const uint8_t *build_id,
@@ -585,6 +589,47 @@ static int damaged(const char *kind, const char *out, const char *info)
     return 0;
 }
 
+/* --- JIT names held by the trace ------------------------------------------- */
+
+/* node in /app: JIT code sampled before the trace names it (as the JVM
+ * names its code only at exit), a function in two tiers, a dependency, node
+ * core, a builtin, and a start address whose later line wins. */
+static int jit_names(const char *out)
+{
+    static const char *const lines[] = {
+        "7f0000001000 100 JS:*render /app/lib/page.js:20:15\n"
+        "7f0000002000 100 JS:^render /app/lib/page.js:20:15\n",
+        "7f0000003000 100 JS:~handle /app/node_modules/express/lib/router/layer.js:86:49\n"
+        "7f0000004000 100 JS:~emit node:events:517:28\n"
+        "7f0000005000 100 Builtin:LoadIC\n",
+        "7f0000006000 100 JS:*old /app/old.js:1:1\n"
+        "7f0000006000 100 JS:*new /app/new.js:2:2\n",
+    };
+    struct writer w;
+    uint32_t stacks[] = {0, 1, 2}, weights[] = {3, 2, 4};
+    struct code_address optimized[] = {{0, 0x7f0000001010}, {0, 0x7f0000003010},
+                                       {0, 0x7f0000004010}},
+                        baseline[] = {{0, 0x7f0000002010}, {0, 0x7f0000003010},
+                                      {0, 0x7f0000004010}},
+                        reused[] = {{0, 0x7f0000005010}, {0, 0x7f0000006010}};
+    start_writer(&w, out);
+    rec_process_of(&w, PID, "/usr/bin/node", 1003009, (const uint64_t[]){0, 0}, "/app");
+    rec_stack(&w, 0, 0, optimized, 3);
+    rec_stack(&w, 1, 0, baseline, 3);
+    rec_stack(&w, 2, 0, reused, 2);
+    rec_samples(&w, PID, stacks, weights, 3);
+    flush_frame(&w);
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        put_u(&w, 1000 * (i + 1));
+        put_str(&w, lines[i]);
+        end_record(&w, STOKE_REC_JIT_MAP);
+    }
+    rec_end(&w, 9, 0);
+    flush_frame(&w);
+    finish_writer(&w);
+    return 0;
+}
+
 /* --- a flood of notes ------------------------------------------------------ */
 
 static int note_flood(const char *out, long count)
@@ -681,7 +726,7 @@ static int process_start(const char *out, uint64_t pid, uint64_t interval, uint6
     struct writer w;
     const uint64_t heap[2] = {interval, signal};
     start_writer_of_version(&w, out, minor);
-    rec_process_of(&w, pid, "/usr/bin/demo", 1003009, minor >= 2 ? heap : NULL);
+    rec_process_of(&w, pid, "/usr/bin/demo", 1003009, minor >= 2 ? heap : NULL, NULL);
     flush_frame(&w);
     if (signal_taken) {
         put_u(&w, 0);
@@ -701,6 +746,7 @@ static int usage(void)
                     "       make_trace heap OUT SEQ signal|api|exit|peak [UNTRACKED]\n"
                     "       make_trace process OUT PID HEAP_INTERVAL HEAP_SIGNAL MINOR [taken]\n"
                     "       make_trace notes OUT COUNT\n"
+                    "       make_trace jitmap OUT\n"
                     "       make_trace bench OUT SAMPLES STACKS BINARY...\n");
     return 2;
 }
@@ -746,6 +792,8 @@ int main(int argc, char **argv)
         return process_start(out, strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10),
                              strtoull(argv[5], NULL, 10), (unsigned)atoi(argv[6]),
                              argc > 7 && !strcmp(argv[7], "taken"));
+    if (strcmp(kind, "jitmap") == 0)
+        return jit_names(out);
     if (strcmp(kind, "notes") == 0 && argc > 3)
         return note_flood(out, atol(argv[3]));
     if (strcmp(kind, "bench") == 0 && argc > 5)

@@ -75,16 +75,21 @@ struct loaded {
     long expected_lost;
 };
 
-static struct loaded load(const char *kind, int split_threads)
+static struct loaded load_with(const char *kind, const struct stoke_load_options *opt)
 {
     struct loaded l = {.profile = stoke_profile_new()};
     char path[256];
-    struct stoke_load_options opt = {.split_threads = split_threads};
     l.expected_lost = make(kind, path, sizeof path);
     stderr_begin();
-    l.rc = stoke_load_trace(l.profile, path, &opt, l.err, sizeof l.err);
+    l.rc = stoke_load_trace(l.profile, path, opt, l.err, sizeof l.err);
     l.stderr_text = stderr_end();
     return l;
+}
+
+static struct loaded load(const char *kind, int split_threads)
+{
+    struct stoke_load_options opt = {.split_threads = split_threads};
+    return load_with(kind, &opt);
 }
 
 static void unload(struct loaded *l)
@@ -165,9 +170,12 @@ static void check_other_stacks(const struct stoke_profile *p)
         int64_t vdso = stack_with_leaf(p, "clock_gettime");
         CHECK(vdso >= 0 && leaf_of(p, (uint32_t)vdso)->kind == STOKE_KIND_LIBC);
     }
-    int64_t jit = stack_with_leaf(p, "LazyCompile:*fib");
-    CHECK(jit >= 0 && leaf_of(p, (uint32_t)jit)->kind == STOKE_KIND_JIT);
-    CHECK(jit >= 0 && strcmp(leaf_of(p, (uint32_t)jit)->module, "[jit]") == 0);
+    int64_t jit = stack_with_leaf(p, "fib /app/fib.js:3");
+    CHECK(jit >= 0 && leaf_of(p, (uint32_t)jit)->kind == STOKE_KIND_JS_APP);
+    CHECK(jit >= 0 && strcmp(leaf_of(p, (uint32_t)jit)->module, "[js]") == 0);
+    CHECK(jit >= 0 && strcmp(leaf_of(p, (uint32_t)jit)->file, "/app/fib.js") == 0);
+    CHECK(jit >= 0 && leaf_of(p, (uint32_t)jit)->line == 3);
+    CHECK(jit >= 0 && leaf_of(p, (uint32_t)jit)->tier == 0); /* merged unless kept */
     CHECK(jit >= 0 && p->rows[jit].values[0] == 3);
     int64_t gone = stack_with_leaf(p, "libgone.so+0x1234");
     CHECK(gone >= 0 && leaf_of(p, (uint32_t)gone)->kind == STOKE_KIND_UNKNOWN);
@@ -181,8 +189,8 @@ static void check_folded(const struct stoke_profile *p)
     char *text = folded(p);
     CHECK(strstr(text, "demo (4242);main;stoke::test::outer();stoke_test_leaf;"
                        "stoke_test_inlined 7\n") != NULL);
-    CHECK(strstr(text, "demo (4242);main;[unknown]+0x7f0000009999;Function:handler:x;"
-                       "LazyCompile:*fib /app/fib.js:3 3\n") != NULL);
+    CHECK(strstr(text, "demo (4242);main;[unknown]+0x7f0000009999;handler:x;"
+                       "fib /app/fib.js:3 3\n") != NULL);
     CHECK(strstr(text, "demo (4242);[incomplete stack];stoke_test_leaf;stoke_test_inlined 1\n"));
     free(text);
 }
@@ -222,7 +230,7 @@ static void test_split_threads(void)
     struct loaded l = load("valid", 1);
     const struct stoke_profile *p = l.profile;
     int64_t main_stack = stack_with_leaf(p, "stoke_test_inlined");
-    int64_t jit = stack_with_leaf(p, "LazyCompile:*fib");
+    int64_t jit = stack_with_leaf(p, "fib /app/fib.js");
     CHECK(main_stack >= 0 && jit >= 0);
     if (main_stack >= 0 && jit >= 0) {
         CHECK_STR(frame_at(p, (uint32_t)main_stack, 1)->name, "demo (4242)");
@@ -230,6 +238,60 @@ static void test_split_threads(void)
         CHECK_STR(frame_at(p, (uint32_t)jit, 1)->name, "worker (4243)");
     }
     CHECK(stoke_profile_total(p, 0) == 21);
+    unload(&l);
+}
+
+/* The stack whose frames (root first, after the process frame) are names. */
+static int64_t stack_of(const struct stoke_profile *p, const char *const *names, size_t n)
+{
+    for (size_t s = 0; s < p->nstacks; s++) {
+        size_t i = 0;
+        while (i < n && i + 1 < p->stack_len[s] &&
+               !strcmp(frame_at(p, (uint32_t)s, i + 1)->name, names[i]))
+            i++;
+        if (i == n && p->stack_len[s] == n + 1)
+            return (int64_t)s;
+    }
+    return -1;
+}
+
+/* JIT names that only the trace holds, written after the stacks that ran
+ * the code (the JVM names its code at exit): every frame named, relative to
+ * the process's working directory, tiers one frame unless kept. */
+static void test_jit_map_in_trace(void)
+{
+    static const char *const merged[] = {"emit node:events:517:28",
+                                         "handle express/lib/router/layer.js:86:49",
+                                         "render lib/page.js:20:15"};
+    static const char *const reused[] = {"new new.js:2:2", "Builtin:LoadIC"};
+    struct loaded l = load("jitmap", 0);
+    const struct stoke_profile *p = l.profile;
+    CHECK(l.rc == 0);
+    int64_t render = stack_of(p, merged, 3), builtin = stack_of(p, reused, 2);
+    CHECK(render >= 0 && p->rows[render].values[0] == 5);
+    CHECK(builtin >= 0 && p->rows[builtin].values[0] == 4);
+    if (render >= 0) {
+        CHECK(frame_at(p, (uint32_t)render, 1)->kind == STOKE_KIND_JS_CORE);
+        CHECK(frame_at(p, (uint32_t)render, 2)->kind == STOKE_KIND_JS_DEPENDENCY);
+        const struct stoke_frame *leaf = leaf_of(p, (uint32_t)render);
+        CHECK(leaf->kind == STOKE_KIND_JS_APP && leaf->line == 20 && leaf->column == 15);
+        CHECK_STR(leaf->file, "/app/lib/page.js");
+    }
+    if (builtin >= 0)
+        CHECK(leaf_of(p, (uint32_t)builtin)->kind == STOKE_KIND_RUNTIME);
+    unload(&l);
+
+    struct stoke_load_options keep = {.keep_tiers = 1};
+    l = load_with("jitmap", &keep);
+    p = l.profile;
+    int64_t optimized = stack_with_leaf(p, "render lib/page.js");
+    int64_t baseline = optimized >= 0 ? stack_with_leaf(p, "render lib/page.js") : -1;
+    for (size_t s = 0; s < p->nstacks; s++)
+        if (p->stack_len[s] && leaf_of(p, (uint32_t)s)->tier == STOKE_TIER_BASELINE)
+            baseline = (int64_t)s;
+    CHECK(optimized >= 0 && baseline >= 0 && optimized != baseline);
+    if (optimized >= 0 && baseline >= 0 && optimized != baseline)
+        CHECK(p->rows[optimized].values[0] + p->rows[baseline].values[0] == 5);
     unload(&l);
 }
 
@@ -409,6 +471,7 @@ int main(void)
     test_unusable("headeronly", "record again");
     test_two_traces();
     test_note_flood();
+    test_jit_map_in_trace();
 #ifdef SYM_TARGET_CPP
     test_cpp_program();
 #endif

@@ -22,11 +22,18 @@
  *                   (a close loop to 1024, close_range, closefrom, or
  *                   close_range through syscall()), then burn_before_exit,
  *                   then a file opened must get descriptor 3
+ *   open_loop       a thread waits in poll (the wall clock samples it from
+ *                   the writer) while main opens and closes /dev/null
+ *                   100000 times, burning a little CPU between opens:
+ *                   every open must get descriptor 3, as alone (the agent
+ *                   must never hold a low descriptor, even for a moment)
  *
  * usage: ender MODE
  * Never reads input or writes files.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -179,6 +186,55 @@ static int close_everything(const char *mode)
     return f == NULL;
 }
 
+static pthread_barrier_t started;
+
+static void *wait_in_poll(void *fd)
+{
+    struct pollfd p = {.fd = *(int *)fd, .events = POLLIN};
+    pthread_barrier_wait(&started);
+    poll(&p, 1, -1);
+    return NULL;
+}
+
+static __attribute__((noipa)) int open_files(int times)
+{
+    int others = 0;
+    for (int i = 0; i < times; i++) {
+        int fd = open("/dev/null", O_RDONLY);
+        others += fd != 3;
+        close(fd);
+        for (int j = 0; j < 2000; j++)
+            sink = (sink * 6364136223846793005ull + 1) ^ (sink >> 31);
+    }
+    return others;
+}
+
+/* The pipe the waiting thread polls moves to high numbers, so that 3 is
+ * the lowest free descriptor for every open of main, which starts once the
+ * thread runs (a thread's start is the one moment the agent opens a
+ * descriptor of its own, its sampling clock, while others may run). */
+static int open_loop(void)
+{
+    int pipe_fds[2], high[2];
+    pthread_t waiter;
+    if (pipe(pipe_fds))
+        return 1;
+    high[0] = fcntl(pipe_fds[0], F_DUPFD_CLOEXEC, 100);
+    high[1] = fcntl(pipe_fds[1], F_DUPFD_CLOEXEC, 100);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    pthread_barrier_init(&started, NULL, 2);
+    if (pthread_create(&waiter, NULL, wait_in_poll, &high[0]))
+        return 1;
+    pthread_barrier_wait(&started);
+    int others = open_files(100000);
+    if (write(high[1], "x", 1) != 1)
+        return 1;
+    pthread_join(waiter, NULL);
+    printf("ender: open_loop, %d of 100000 opens got another descriptor than 3\n", others);
+    return others != 0;
+}
+
 static int close_loop(void) { return close_everything("close_loop"); }
 static int close_range_mode(void) { return close_everything("close_range"); }
 static int closefrom_mode(void) { return close_everything("closefrom"); }
@@ -207,6 +263,7 @@ int main(int argc, char **argv)
                  {"close_range", close_range_mode},
                  {"closefrom", closefrom_mode},
                  {"close_range_syscall", close_range_syscall},
+                 {"open_loop", open_loop},
                  {"child", child}};
     self = argv[0];
     for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof modes[0]; i++)
