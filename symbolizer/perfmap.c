@@ -61,17 +61,106 @@ static int by_start_then_order(const void *a, const void *b)
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Sorts and keeps the last-written symbol of each start address. */
-static void sort_and_dedup(struct stoke_perfmap *m)
+static uint64_t end_of(const struct jit_symbol *s)
 {
-    qsort(m->symbols, m->nsymbols, sizeof *m->symbols, by_start_then_order);
-    size_t kept = 0;
-    for (size_t i = 0; i < m->nsymbols; i++) {
-        if (kept && m->symbols[kept - 1].start == m->symbols[i].start)
-            kept--;
-        m->symbols[kept++] = m->symbols[i];
+    return s->start + s->size < s->start ? UINT64_MAX : s->start + s->size;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every start and end, sorted, each once; returns how many. */
+static size_t boundaries(const struct jit_symbol *symbols, size_t n, uint64_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = symbols[i].start;
+        out[2 * i + 1] = end_of(&symbols[i]);
     }
-    m->nsymbols = kept;
+    qsort(out, 2 * n, sizeof *out, by_value);
+    size_t kept = 0;
+    for (size_t i = 0; i < 2 * n; i++)
+        if (!kept || out[kept - 1] != out[i])
+            out[kept++] = out[i];
+    return kept;
+}
+
+/* A max-heap of symbol indices by order: the latest line on top. */
+struct latest {
+    size_t *at;
+    size_t n;
+    const struct jit_symbol *symbols;
+};
+
+static int later(const struct latest *h, size_t a, size_t b)
+{
+    return h->symbols[h->at[a]].order > h->symbols[h->at[b]].order;
+}
+
+static void swap(struct latest *h, size_t a, size_t b)
+{
+    size_t t = h->at[a];
+    h->at[a] = h->at[b];
+    h->at[b] = t;
+}
+
+static void push(struct latest *h, size_t symbol)
+{
+    size_t i = h->n++;
+    h->at[i] = symbol;
+    for (; i > 0 && later(h, i, (i - 1) / 2); i = (i - 1) / 2)
+        swap(h, i, (i - 1) / 2);
+}
+
+static void pop(struct latest *h)
+{
+    h->at[0] = h->at[--h->n];
+    for (size_t i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, top = i;
+        if (l < h->n && later(h, l, top))
+            top = l;
+        if (r < h->n && later(h, r, top))
+            top = r;
+        if (top == i)
+            return;
+        swap(h, i, top);
+        i = top;
+    }
+}
+
+/* Turns the lines into ranges that do not overlap, sorted by start: code
+ * memory is reused, and where two lines cover an address the later one
+ * names what is there now. */
+static void resolve_overlaps(struct stoke_perfmap *m)
+{
+    size_t n = m->nsymbols, idx = 0, kept = 0;
+    qsort(m->symbols, n, sizeof *m->symbols, by_start_then_order);
+    uint64_t *points = stoke_xmalloc(2 * n * sizeof *points);
+    size_t npoints = boundaries(m->symbols, n, points);
+    struct jit_symbol *ranges = stoke_xmalloc(n * 2 * sizeof *ranges);
+    struct latest h = {stoke_xmalloc(n * sizeof *h.at), 0, m->symbols};
+    for (size_t b = 0; b + 1 < npoints; b++) {
+        while (idx < n && m->symbols[idx].start <= points[b])
+            push(&h, idx++);
+        while (h.n && end_of(&m->symbols[h.at[0]]) <= points[b])
+            pop(&h);
+        if (!h.n)
+            continue;
+        const struct jit_symbol *s = &m->symbols[h.at[0]];
+        struct jit_symbol *last = kept ? &ranges[kept - 1] : NULL;
+        if (last && last->order == s->order && end_of(last) == points[b])
+            last->size += points[b + 1] - points[b];
+        else
+            ranges[kept++] = (struct jit_symbol){points[b], points[b + 1] - points[b], s->order,
+                                                 s->name};
+    }
+    free(h.at);
+    free(points);
+    free(m->symbols);
+    m->symbols = ranges;
+    m->nsymbols = m->cap = kept;
 }
 
 static int trusted(const struct stat *st, uid_t trusted_uid)
@@ -133,7 +222,7 @@ struct stoke_perfmap *stoke_perfmap_finish(struct stoke_perfmap *m)
         return NULL;
     }
     if (m)
-        sort_and_dedup(m);
+        resolve_overlaps(m);
     return m;
 }
 

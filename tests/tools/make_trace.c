@@ -593,17 +593,21 @@ static int damaged(const char *kind, const char *out, const char *info)
 
 /* node in /app: JIT code sampled before the trace names it (as the JVM
  * names its code only at exit), a function in two tiers, a dependency, node
- * core, a builtin, and a start address whose later line wins. */
+ * core, a builtin, a start address whose later line wins, and code that a
+ * later, longer line covers. */
 static int jit_names(const char *out)
 {
     static const char *const lines[] = {
         "7f0000001000 100 JS:*render /app/lib/page.js:20:15\n"
-        "7f0000002000 100 JS:^render /app/lib/page.js:20:15\n",
+        "7f0000002000 100 JS:^render /app/lib/page.js:20:15\n"
+        "7f0000007000 40 JS:~small /app/a.js:1:1\n"
+        "7f0000007040 40 JS:~small2 /app/a.js:2:1\n",
         "7f0000003000 100 JS:~handle /app/node_modules/express/lib/router/layer.js:86:49\n"
         "7f0000004000 100 JS:~emit node:events:517:28\n"
         "7f0000005000 100 Builtin:LoadIC\n",
         "7f0000006000 100 JS:*old /app/old.js:1:1\n"
-        "7f0000006000 100 JS:*new /app/new.js:2:2\n",
+        "7f0000006000 100 JS:*new /app/new.js:2:2\n"
+        "7f0000006f80 200 JS:*big /app/b.js:5:5\n",
     };
     struct writer w;
     uint32_t stacks[] = {0, 1, 2}, weights[] = {3, 2, 4};
@@ -611,12 +615,13 @@ static int jit_names(const char *out)
                                        {0, 0x7f0000004010}},
                         baseline[] = {{0, 0x7f0000002010}, {0, 0x7f0000003010},
                                       {0, 0x7f0000004010}},
-                        reused[] = {{0, 0x7f0000005010}, {0, 0x7f0000006010}};
+                        reused[] = {{0, 0x7f0000005010}, {0, 0x7f0000006010},
+                                    {0, 0x7f0000007050}};
     start_writer(&w, out);
     rec_process_of(&w, PID, "/usr/bin/node", 1003009, (const uint64_t[]){0, 0}, "/app");
     rec_stack(&w, 0, 0, optimized, 3);
     rec_stack(&w, 1, 0, baseline, 3);
-    rec_stack(&w, 2, 0, reused, 2);
+    rec_stack(&w, 2, 0, reused, 3);
     rec_samples(&w, PID, stacks, weights, 3);
     flush_frame(&w);
     for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {

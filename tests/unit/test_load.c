@@ -263,11 +263,11 @@ static void test_jit_map_in_trace(void)
     static const char *const merged[] = {"emit node:events:517:28",
                                          "handle express/lib/router/layer.js:86:49",
                                          "render lib/page.js:20:15"};
-    static const char *const reused[] = {"new new.js:2:2", "Builtin:LoadIC"};
+    static const char *const reused[] = {"big b.js:5:5", "new new.js:2:2", "Builtin:LoadIC"};
     struct loaded l = load("jitmap", 0);
     const struct stoke_profile *p = l.profile;
     CHECK(l.rc == 0);
-    int64_t render = stack_of(p, merged, 3), builtin = stack_of(p, reused, 2);
+    int64_t render = stack_of(p, merged, 3), builtin = stack_of(p, reused, 3);
     CHECK(render >= 0 && p->rows[render].values[0] == 5);
     CHECK(builtin >= 0 && p->rows[builtin].values[0] == 4);
     if (render >= 0) {
