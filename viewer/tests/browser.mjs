@@ -82,10 +82,18 @@ export async function nodeRect(page, name) {
   }, name);
 }
 
+// Resolves after two frames: a change that moved the graph (a bar that
+// wrapped differently) has been laid out and drawn again by then.
+export async function settled(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
 // Moves the pointer onto the first drawn frame named name (a real mouse
-// move); returns whether one is drawn.
+// move, once the page has settled); returns whether one is drawn.
 export async function hoverFrame(page, name) {
+  await settled(page);
   const rect = await nodeRect(page, name);
+  await page.mouse.move(0, 0); // off the graph first: the move onto the frame is one even if it stayed
   if (rect) await page.mouse.move(rect.x + rect.width / 2, rect.y + rect.height / 2);
   return rect !== null;
 }

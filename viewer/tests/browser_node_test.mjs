@@ -16,7 +16,9 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Checks, hoverFrame, launchBrowser, layoutOf, nodeRect, openReport, search, tooltipOf } from './browser.mjs';
+import {
+  Checks, hoverFrame, launchBrowser, layoutOf, nodeRect, openReport, search, settled, tooltipOf,
+} from './browser.mjs';
 
 const RENDER_TREE = 'renderTree lib/tree.js:20:15';
 const MIX = 'optimized 81% \u00b7 baseline 12% \u00b7 interpreted 7%';
@@ -97,6 +99,7 @@ async function expectTooltip(page, name, wants) {
 }
 
 async function expectDrawn(page, name, drawn) {
+  await settled(page);
   check.equal(await nodeRect(page, name) !== null, drawn, name + (drawn ? ' is drawn' : ' is not drawn'));
 }
 
