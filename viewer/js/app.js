@@ -1,13 +1,16 @@
 // app.js - the report page: reads the embedded report and wires the tabs,
-// the measure switch, the toolbar and the three views (flame graph,
-// sandwich, function table) to one page state, { tab, value, zoom, query,
-// view, icicle, color, fn, sort }, changed only through setState and kept
-// in the URL fragment (hash.js). Each tab is decoded when first opened and
-// remembers its measure and zoom; what a view needs (trees, colourings,
+// the measure switch, the toolbar, the JavaScript bar and the three views
+// (flame graph, sandwich, function table) to one page state, { tab, value,
+// zoom, query, view, icicle, color, fn, sort, hide, tiers, frames },
+// changed only through setState and kept in the URL fragment (hash.js).
+// Each tab is decoded when first opened and remembers its measure; its
+// tree as the frame options show it (transform.js) is made when first
+// asked for and remembers its zoom; what a view needs (trees, colourings,
 // sandwiches, function totals) is made when first shown.
 // Never puts a name into HTML: textContent only.
 
 const SEARCH_DELAY_MS = 120;
+const FRAME_VIEWS_KEPT = 4; // per tab: its trees under the last frame options used
 
 async function main() {
   const report = await readEmbeddedReport(document);
@@ -23,7 +26,8 @@ async function main() {
     sandwich: new SandwichPanel({ title: $('sandwich-title'), callers: $('callers'), callees: $('callees') },
                                 palette),
     state: { ...STATE_DEFAULTS, tab: -1, value: 0 }, // tab -1: none open yet
-    profile: null, // the open tab's profile, tree, measure and matcher
+    profile: null, // the open tab's frame view, its profile, tree, measure and matcher
+    frameView: null,
     tree: null,
     measure: null,
     matcher: null,
@@ -36,6 +40,8 @@ async function main() {
   app.measureSwitch = new MeasureSwitch($('measure'), (value) => app.setState({ value }));
   app.controls = new Controls({ views: $('views'), icicle: $('icicle'), color: $('color'), reset: $('reset') },
                               (change) => app.setState(change));
+  app.jsBar = new JsBar({ bar: $('js-bar'), filters: $('kind-filters'), split: $('split-tiers'),
+                          frames: $('all-frames'), note: $('filter-note') }, palette, (change) => app.setState(change));
   app.table = new FunctionTable($('table'), (sort) => app.setState({ sort }),
                                 (fn) => app.setState({ view: 'sandwich', fn }));
   $('sandwich-zoom').addEventListener('click', () => zoomToFunction(app, app.state.fn));
@@ -44,6 +50,7 @@ async function main() {
   bindPointers(app, new Tooltip($('tooltip')));
   palette.onChange = () => {
     renderLegend($('legend'), coloringOf(app).legend());
+    showJsBar(app);
     for (const v of [app.view, ...app.sandwich.views]) v.invalidate();
   };
   app.setState({ tab: 0, ...stateFromHash(location.hash) });
@@ -68,32 +75,46 @@ function pickTab(app, tab) {
   }
 }
 
-// { profile, shape, trees, functions and sandwiches (by value index),
-//   colorings (by colour mode), value, zoom }
+// { profile (as decoded), kinds (flags by kind), tiered, views (frame
+//   options key -> frame view), value }
 function openTab(app, index) {
   if (!app.tabs[index]) {
     const profile = decodeTab(app.report, index);
     app.tabs[index] = {
       profile,
-      shape: buildTreeShape(profile),
-      trees: [],
-      functions: [],
-      sandwiches: [],
-      colorings: {},
+      kinds: kindsPresent(profile),
+      tiered: hasTiers(profile),
+      views: new Map(),
       value: defaultValueIndex(profile),
-      zoom: ROOT,
     };
   }
   return app.tabs[index];
 }
 
-function treeOf(tab, value) {
-  if (!tab.trees[value]) {
-    tab.trees[value] = tab.profile.differential
-      ? weighDiffTree(tab.shape, tab.profile)
-      : weighTree(tab.shape, tab.profile, value);
+// The tab as the frame options of state show it: { profile, shape, trees,
+// functions and sandwiches (by value index), colorings (by colour mode),
+// zoom }; a tab keeps the last few.
+function frameViewOf(tab, state) {
+  const options = frameOptions(tab.kinds, state);
+  let view = tab.views.get(options.key);
+  if (!view) {
+    const started = performance.now();
+    const profile = transformProfile(tab.profile, options);
+    performance.measure('stoke:transform', { start: started });
+    view = { profile, shape: buildTreeShape(profile), trees: [], functions: [], sandwiches: [], colorings: {}, zoom: ROOT };
+    if (tab.views.size >= FRAME_VIEWS_KEPT) tab.views.delete(tab.views.keys().next().value);
+    tab.views.set(options.key, view);
   }
-  return tab.trees[value];
+  return view;
+}
+
+function treeOf(view, value) {
+  if (!view.trees[value]) {
+    view.trees[value] = view.profile.differential
+      ? weighDiffTree(view.shape, view.profile)
+      : weighTree(view.shape, view.profile, value);
+  }
+  return view.trees[value];
 }
 
 function validValue(profile, value) {
@@ -106,23 +127,21 @@ function setState(app, change) {
   const s = app.state;
   const next = { ...s, ...change };
   if (!(next.tab >= 0 && next.tab < app.tabs.length)) next.tab = 0;
-  const tabChanged = next.tab !== s.tab;
-  if (tabChanged) {
-    const tab = openTab(app, next.tab);
-    if (!('value' in change)) next.value = tab.value;
-    if (!('zoom' in change)) next.zoom = tab.zoom;
-  }
-  const tab = app.tabs[next.tab];
+  const tab = openTab(app, next.tab);
+  if (next.tab !== s.tab && !('value' in change)) next.value = tab.value;
   next.value = validValue(tab.profile, next.value);
-  const changed = (key) => tabChanged || next[key] !== s[key];
+  const frameView = frameViewOf(tab, next);
+  const viewChanged = frameView !== app.frameView; // another tab, or other frame options
+  if (viewChanged && !('zoom' in change)) next.zoom = frameView.zoom;
+  const changed = (key) => viewChanged || next[key] !== s[key];
   const retree = changed('value');
   const recolor = retree || changed('color');
   const researched = retree || changed('query');
   Object.assign(s, next);
-  if (retree) showTree(app, tab);
+  if (retree) showTree(app, frameView);
   if (!(s.zoom >= 0 && s.zoom < app.tree.n && app.tree.total[s.zoom] > 0)) s.zoom = ROOT;
   tab.value = s.value;
-  tab.zoom = s.zoom;
+  frameView.zoom = s.zoom;
   if (recolor) showColoring(app);
   if (retree || 'zoom' in change) {
     app.view.setZoom(s.zoom);
@@ -130,20 +149,21 @@ function setState(app, change) {
   }
   app.view.setIcicle(s.icicle);
   if (researched) showSearch(app, s.query);
-  showView(app, tab);
+  showView(app, frameView);
   app.controls.show(s, app.profile.differential);
+  showJsBar(app);
   const hash = stateToHash(s, defaultValueIndex(app.profile));
   if (hash !== location.hash && !(hash === '' && location.hash === '#')) {
     history.replaceState(null, '', hash || location.pathname + location.search);
   }
 }
 
-// Shows the open tab weighed by the chosen measure.
-function showTree(app, tab) {
-  const { profile } = tab;
-  const tree = treeOf(tab, app.state.value);
+// Shows the open tab's frame view weighed by the chosen measure.
+function showTree(app, frameView) {
+  const { profile } = frameView;
+  const tree = treeOf(frameView, app.state.value);
   performance.mark('stoke:tree-built');
-  Object.assign(app, { profile, tree, measure: measureOf(profile, app.state.value) });
+  Object.assign(app, { profile, frameView, tree, measure: measureOf(profile, app.state.value) });
   app.view.show(tree, profile, coloringOf(app));
   app.tabBar.select(app.state.tab);
   app.measureSwitch.show(profile, app.state.value);
@@ -155,15 +175,20 @@ function showTree(app, tab) {
 // The colouring of the open tab: by change in a differential tab, else by
 // the colour mode picked.
 function coloringOf(app) {
-  const tab = app.tabs[app.state.tab];
-  const { profile } = tab;
+  const { frameView, profile } = app;
+  const { colorings } = frameView;
   const mode = profile.differential ? 'diff' : app.state.color;
-  if (!tab.colorings[mode]) {
-    if (mode === 'diff') tab.colorings[mode] = new DiffColoring(app.palette, app.tree); // one tree
-    else if (mode === 'name') tab.colorings[mode] = new NameColoring(app.palette, profile);
-    else tab.colorings[mode] = new KindColoring(app.palette, profile, tab.shape);
+  if (!colorings[mode]) {
+    if (mode === 'diff') colorings[mode] = new DiffColoring(app.palette, app.tree); // one tree
+    else if (mode === 'name') colorings[mode] = new NameColoring(app.palette, profile);
+    else colorings[mode] = new KindColoring(app.palette, profile, frameView.shape);
   }
-  return tab.colorings[mode];
+  return colorings[mode];
+}
+
+function showJsBar(app) {
+  const tab = app.tabs[app.state.tab];
+  app.jsBar.show(app.state, tab.kinds, tab.tiered);
 }
 
 function showColoring(app) {
@@ -174,43 +199,45 @@ function showColoring(app) {
 }
 
 // Shows the panel of the view picked, made up to date.
-function showView(app, tab) {
+function showView(app, frameView) {
   const { view } = app.state;
   $('graph').hidden = view !== 'flame';
   $('crumbs').hidden = view !== 'flame';
   $('sandwich').hidden = view !== 'sandwich';
   $('table').hidden = view !== 'table';
-  if (view === 'sandwich') showSandwich(app, tab);
-  if (view === 'table') showTable(app, tab);
+  if (view === 'sandwich') showSandwich(app, frameView);
+  if (view === 'table') showTable(app, frameView);
 }
 
-function showSandwich(app, tab) {
+function showSandwich(app, frameView) {
   const { fn, value } = app.state;
   const key = value + ':' + fn;
   const panel = app.sandwich;
   if (panel.key !== key || panel.tree !== app.tree) {
-    if (!tab.sandwiches[value] || tab.sandwiches[value].fn !== fn) {
+    const { sandwiches } = frameView;
+    if (!sandwiches[value] || sandwiches[value].fn !== fn) {
       const name = fn === '' ? -1 : app.profile.strings.indexOf(fn);
-      tab.sandwiches[value] = { fn, trees: name >= 0 ? sandwichTrees(app.tree, app.profile, name) : null };
+      sandwiches[value] = { fn, trees: name >= 0 ? sandwichTrees(app.tree, app.profile, name) : null };
     }
-    panel.show(tab.sandwiches[value].trees, app.profile, coloringOf(app), fn, app.measure);
+    panel.show(sandwiches[value].trees, app.profile, coloringOf(app), fn, app.measure);
     panel.key = key;
     panel.tree = app.tree;
   }
   panel.setMatches(app.matcher, app.profile);
 }
 
-function showTable(app, tab) {
+function showTable(app, frameView) {
   const { value, sort } = app.state;
-  if (!tab.functions[value]) tab.functions[value] = { rows: functionTotals(app.tree, app.profile), sort: null };
-  const functions = tab.functions[value];
+  if (!frameView.functions[value]) frameView.functions[value] = { rows: functionTotals(app.tree, app.profile), sort: null };
+  const functions = frameView.functions[value];
   if (functions.sort !== sort) {
-    sortFunctions(functions.rows, sort);
+    sortFunctions(functions.rows, sort, app.profile.strings);
     functions.sort = sort;
   }
   app.table.show({
     rows: functions.rows, profile: app.profile, measure: app.measure, whole: app.tree.whole, sort,
     matcher: app.matcher && !app.matcher.error ? app.matcher : null, differential: Boolean(app.tree.before),
+    tiered: Boolean(app.tree.tiers),
   });
 }
 

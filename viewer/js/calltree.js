@@ -49,12 +49,15 @@ function indexChildren(shape) {
 }
 
 // The shape weighed by value valueIndex: { ...shape, valueIndex, self,
-// total, whole, x0, maxDepth } (whole: the profile's total, which
-// percentages are of; maxDepth: of the nodes with a positive total).
+// total, tiers, whole, x0, maxDepth } (whole: the profile's total, which
+// percentages are of; maxDepth: of the nodes with a positive total;
+// tiers: NTIERS totals a node, by V8 tier, at node * NTIERS, or null for
+// a profile without tiers, see transform.js).
 function weighTree(shape, profile, valueIndex) {
   const self = selfColumn(shape, profile, valueIndex);
   const total = sumTotals(shape, self);
-  return placeTree({ ...shape, valueIndex, self, total, whole: total[ROOT] });
+  const tiers = profile.nodeTiers ? profile.nodeTiers[valueIndex] : null;
+  return placeTree({ ...shape, valueIndex, self, total, tiers, whole: total[ROOT] });
 }
 
 // Adds x0 and maxDepth to a weighed tree whose parents come before their

@@ -18,7 +18,7 @@ class Controls {
       return b;
     });
     els.views.replaceChildren(...this.viewButtons);
-    els.icicle.addEventListener('click', () => onChange({ icicle: els.icicle.getAttribute('aria-pressed') !== 'true' }));
+    els.icicle.addEventListener('click', () => onChange({ icicle: !isPressed(els.icicle) }));
     els.color.addEventListener('change', () => onChange({ color: els.color.value }));
     els.reset.addEventListener('click', () => onChange({ zoom: ROOT }));
   }

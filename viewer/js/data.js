@@ -32,9 +32,16 @@ async function readEmbeddedReport(doc) {
       line: Int32Array.from(frames.line),
       kind: Uint8Array.from(frames.kind),
       inlined: Uint8Array.from(frames.inlined),
+      column: optionalColumn(Int32Array, frames.column, frames.name.length),
+      tier: optionalColumn(Uint8Array, frames.tier, frames.name.length),
     },
     tabs: raw.tabs.map((t) => ({ name: String(t.name), differential: t.differential === 1, raw: t })),
   };
+}
+
+// A frame column a report made before it existed lacks: zeros then.
+function optionalColumn(type, values, n) {
+  return Array.isArray(values) && values.length === n ? type.from(values) : new type(n);
 }
 
 // The bytes of base64 text: natively where the browser can, else by table.
@@ -67,7 +74,7 @@ function base64BytesByTable(text) {
 
 // The front-coded string pool (report_data.h), each string decoded when
 // first asked for (a first paint needs the few names it draws): at(i) and
-// indexOf(text), as an array of strings has them. The writer starts over
+// indexOf(text), as an array of strings has them, and compare(i, j). The writer starts over
 // with a whole string every STRING_RESTART strings, so a string decodes
 // from at most that many before it.
 class StringPool {
@@ -93,6 +100,11 @@ class StringPool {
   indexOf(text) {
     for (let i = 0; i < this.length; i++) if (this.at(i) === text) return i;
     return -1;
+  }
+
+  // Name order: the pool is sorted.
+  compare(a, b) {
+    return a - b;
   }
 }
 
@@ -122,6 +134,8 @@ function decodeTab(report, index) {
     frameLine: frames.line,
     frameKind: frames.kind,
     frameInlined: frames.inlined,
+    frameColumn: frames.column,    // 0 when unknown
+    frameTier: frames.tier,        // enum stoke_js_tier: a character code, 0 for none
     nodeDepth: Int32Array.from(tree.depth),
     nodeFrame: Int32Array.from(tree.frame),
     nodeSelf,

@@ -1,15 +1,19 @@
 // hash.js - the page state in the URL fragment, so a link (or a reload)
 // reopens the same view: tab, measure, zoom, search, view, orientation,
-// colouring, sandwich function and table order. Only what differs from the
+// colouring, sandwich function, table order, and for JavaScript the kinds
+// hidden, tiers split and all frames shown. Only what differs from the
 // defaults is written. Reading never trusts the text: each field is
 // checked, and one that does not fit is left out.
 
 const STATE_DEFAULTS = {
   tab: 0, zoom: ROOT, query: '', view: 'flame', icicle: false, color: 'kind', fn: '', sort: 'total',
+  hide: '', tiers: 'merged', frames: 'js', // hide: group keys of kinds.js, 'app,native'
 };
 const VIEWS = ['flame', 'sandwich', 'table'];
 const COLORS = ['kind', 'name'];
 const SORTS = ['total', 'self', 'name', 'change'];
+const TIER_MODES = ['merged', 'split'];
+const FRAME_MODES = ['js', 'all'];
 
 // The fragment ("#..." or "") for a state; defaultValue: the open tab's
 // default measure.
@@ -27,6 +31,9 @@ function stateToHash(state, defaultValue) {
   put('color', state.color, STATE_DEFAULTS.color);
   put('function', state.fn, STATE_DEFAULTS.fn);
   put('sort', state.sort, STATE_DEFAULTS.sort);
+  put('hide', state.hide, STATE_DEFAULTS.hide);
+  put('tiers', state.tiers, STATE_DEFAULTS.tiers);
+  put('frames', state.frames, STATE_DEFAULTS.frames);
   const text = params.toString();
   return text ? '#' + text : '';
 }
@@ -52,6 +59,9 @@ function stateFromHash(hash) {
     color: oneOf('color', COLORS),
     fn: params.get('function'),
     sort: oneOf('sort', SORTS),
+    hide: params.has('hide') ? canonicalHidden(params.get('hide')) : null,
+    tiers: oneOf('tiers', TIER_MODES),
+    frames: oneOf('frames', FRAME_MODES),
   };
   for (const [key, value] of Object.entries(fields)) if (value !== null) change[key] = value;
   if (params.get('icicle') === '1') change.icicle = true;

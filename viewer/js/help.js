@@ -12,6 +12,7 @@ const SHORTCUTS = [
   ['s', 'the sandwich (callers and callees) of the function under the pointer'],
   ['t', 'the table of functions'],
   ['c', 'colour by module type or by function name'],
+  ['j', 'JavaScript first (native callers collapsed) or all frames, in a Node.js profile'],
   ['?', 'this help'],
 ];
 

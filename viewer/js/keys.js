@@ -31,6 +31,7 @@ function keyAction(app, help, key, search) {
     case 't': return () => app.setState({ view: 'table' });
     case 's': return () => app.openSandwichAtPointer();
     case 'c': return () => app.setState({ color: app.state.color === 'kind' ? 'name' : 'kind' });
+    case 'j': return app.jsBar.shown ? () => app.setState({ frames: app.state.frames === 'all' ? 'js' : 'all' }) : null;
     case '?': return () => (help.open ? help.hide() : help.show());
     default: return null;
   }

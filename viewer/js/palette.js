@@ -1,22 +1,34 @@
 // palette.js - the colours of the canvas. Palette is the page's theme
 // (light or dark, following the OS): text, match, hover and merged-block
 // colours, and one hue family per kind of code (enum stoke_frame_kind in
-// symbolizer/profile.h). KindColoring colours a tab's frames by kind,
-// varied a little per function name so neighbours stay apart; NameColoring
-// by a hash of the name alone (a function keeps its colour everywhere).
-// Never draws a frame itself.
+// symbolizer/profile.h; kinds.js names them). KindColoring colours a tab's
+// frames by kind, varied a little per function name so neighbours stay
+// apart; NameColoring by a hash of the name alone (a function keeps its
+// colour everywhere). Never draws a frame itself.
 
 // Indexed by enum stoke_frame_kind.
-const KINDS = [
-  { label: 'program', hue: 14, hueSpread: 24, sat: 82, light: 60 },
-  { label: 'library', hue: 40, hueSpread: 16, sat: 78, light: 54 },
-  { label: 'libc', hue: 192, hueSpread: 22, sat: 55, light: 62 },
-  { label: 'JIT', hue: 100, hueSpread: 30, sat: 50, light: 56 },
-  { label: 'unknown', hue: 0, hueSpread: 0, sat: 0, light: 72 },
-  { label: 'process', hue: 262, hueSpread: 12, sat: 32, light: 74 },
-  { label: 'thread', hue: 292, hueSpread: 12, sat: 26, light: 78 },
+const KIND_STYLES = [
+  { hue: 14, hueSpread: 24, sat: 82, light: 60 },  // program: red to orange
+  { hue: 40, hueSpread: 16, sat: 78, light: 54 },  // library: amber
+  { hue: 192, hueSpread: 22, sat: 55, light: 62 }, // libc: cyan
+  { hue: 100, hueSpread: 30, sat: 50, light: 56 }, // JIT: yellow-green
+  { hue: 0, hueSpread: 0, sat: 0, light: 72 },     // unknown: grey
+  { hue: 262, hueSpread: 12, sat: 32, light: 74 }, // process: pale violet
+  { hue: 292, hueSpread: 12, sat: 26, light: 78 }, // thread: pale purple
+  { hue: 140, hueSpread: 20, sat: 52, light: 56 }, // JavaScript app: green
+  { hue: 216, hueSpread: 16, sat: 72, light: 68 }, // dependencies: blue
+  { hue: 328, hueSpread: 14, sat: 55, light: 70 }, // node core: rose
+  { hue: 54, hueSpread: 10, sat: 80, light: 58 },  // V8 / runtime: yellow
+  { hue: 26, hueSpread: 8, sat: 38, light: 46 },   // GC: brown
+  { hue: 205, hueSpread: 6, sat: 22, light: 82 },  // idle: pale grey-blue
 ];
+const COLLAPSED_STYLE = { hue: 40, hueSpread: 0, sat: 8, light: 86 }; // a neutral, warm pale grey
 const ROOT_STYLE = { hue: 220, hueSpread: 0, sat: 8, light: 80 };
+
+function kindStyle(kind) {
+  if (kind === KIND_COLLAPSED) return COLLAPSED_STYLE;
+  return KIND_STYLES[kind] || KIND_STYLES[KIND_UNKNOWN];
+}
 
 class Palette {
   constructor() {
@@ -70,7 +82,7 @@ class Palette {
   }
 
   kindColor(kind) {
-    return this.color(KINDS[kind] || KINDS[4], 0.5);
+    return this.color(kindStyle(kind), 0.5);
   }
 
   // v in [0, 1) picks a shade inside the kind's family.
@@ -107,7 +119,7 @@ class KindColoring {
     let c = this.frameColors[frame];
     if (c === undefined) {
       const p = this.profile;
-      const style = KINDS[p.frameKind[frame]] || KINDS[4];
+      const style = kindStyle(p.frameKind[frame]);
       c = this.palette.color(style, nameHash(p.strings.at(p.frameName[frame])));
       this.frameColors[frame] = c;
     }
@@ -117,11 +129,11 @@ class KindColoring {
   // [{ label, color }] for the kinds of the tab's frames (the frame table
   // is shared by all tabs).
   legend() {
-    const present = new Uint8Array(256);
+    const present = new Uint8Array(KIND_SLOTS);
     const { frameKind } = this.profile;
     for (let i = 1; i < this.shape.n; i++) present[frameKind[this.shape.frame[i]]] = 1;
-    return KINDS.map((kind, k) => ({ label: kind.label, color: this.palette.kindColor(k), k }))
-      .filter((item) => present[item.k]);
+    return LEGEND_KINDS.filter((k) => present[k])
+      .map((k) => ({ label: kindInfo(k).label, color: this.palette.kindColor(k) }));
   }
 }
 

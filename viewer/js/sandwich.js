@@ -4,7 +4,9 @@
 // function (a recursive call inside one is not counted again); the callers
 // tree turns each such call's path to the root around, the function at its
 // root. Both roots hold the function's total. Trees with before totals (a
-// differential tab) give trees with before totals. Never draws.
+// differential tab) give trees with before totals; trees with tier totals
+// give them to the callees and to the function itself (a caller's share
+// of a call did not run in the call's tier). Never draws.
 
 // { callers, callees } for the function whose name is string nameString,
 // or null when no drawn or gone frame has that name.
@@ -34,7 +36,7 @@ function callerTree(tree, calls) {
     out.add(node, call);
     for (let a = tree.parent[call]; a > ROOT; a = tree.parent[a]) {
       node = out.child(node, tree.frame[a]);
-      out.add(node, call);
+      out.add(node, call, false);
     }
   }
   return out.finish();
@@ -57,7 +59,7 @@ function calleeTree(tree, calls) {
 }
 
 // Grows a tree node by node, parents before children, adding up the
-// totals (and before totals) of the call tree's nodes put in each.
+// totals (and before and tier totals) of the call tree's nodes put in each.
 class TreeBuilder {
   constructor(source, rootFrame) {
     this.source = source;
@@ -66,6 +68,7 @@ class TreeBuilder {
     this.depth = [0];
     this.total = [0];
     this.before = source.before ? [0] : null;
+    this.tiers = source.tiers ? new Array(NTIERS).fill(0) : null;
     this.childOf = [new Map()]; // per node: frame -> child node
   }
 
@@ -80,14 +83,19 @@ class TreeBuilder {
       this.depth.push(this.depth[parent] + 1);
       this.total.push(0);
       if (this.before) this.before.push(0);
+      if (this.tiers) for (let t = 0; t < NTIERS; t++) this.tiers.push(0);
     }
     return c;
   }
 
-  // Adds the totals of the source's node to node.
-  add(node, sourceNode) {
+  // Adds the totals of the source's node to node, and its tier totals
+  // unless withTiers is false.
+  add(node, sourceNode, withTiers = true) {
     this.total[node] += this.source.total[sourceNode];
     if (this.before) this.before[node] += this.source.before[sourceNode];
+    if (this.tiers && withTiers) {
+      for (let t = 0; t < NTIERS; t++) this.tiers[node * NTIERS + t] += this.source.tiers[sourceNode * NTIERS + t];
+    }
   }
 
   finish() {
@@ -99,6 +107,7 @@ class TreeBuilder {
       depth: Int32Array.from(this.depth),
       total: Float64Array.from(this.total),
       self: Float64Array.from(this.total),
+      tiers: this.tiers ? Float64Array.from(this.tiers) : null,
       whole: this.source.whole,
       childStart: new Int32Array(n + 1),
       children: new Int32Array(Math.max(n - 1, 0)),

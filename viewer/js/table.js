@@ -1,6 +1,6 @@
 // table.js - the function table: one row per function with its module,
 // self and total (and their share of the whole; before and change in a
-// differential tab), sorted by the column header picked, filtered by the
+// differential tab; the share of each V8 tier where frames have tiers), sorted by the column header picked, filtered by the
 // search, the heaviest rows only. A row opens that function's sandwich.
 // Builds its cells with textContent only.
 
@@ -14,7 +14,7 @@ class FunctionTable {
     this.onPick = onPick;
   }
 
-  // view: { rows (sorted), profile, measure, whole, sort, matcher, differential }
+  // view: { rows (sorted), profile, measure, whole, sort, matcher, differential, tiered }
   show(view) {
     const shown = [];
     let matching = 0;
@@ -48,6 +48,7 @@ class FunctionTable {
       cols.push({ key: null, label: 'Before', cell: (r) => view.measure.format(r.before), num: true },
                 { key: 'change', label: 'Change', cell: (r) => formatChange(r.before, r.total, view.measure.format), num: true });
     }
+    if (view.tiered) cols.push({ key: null, label: 'V8 tiers', cell: (r) => (r.tiers ? tierMixText(r.tiers, 0) : '') });
     return cols;
   }
 

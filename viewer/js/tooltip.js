@@ -62,7 +62,9 @@ function describeHit(hit, tree, profile, measure) {
     title = hit.count + ' functions, each narrower than a pixel';
   } else {
     title = nodeLabel(tree, profile, hit.node);
-    if (tree.frame[hit.node] >= 0) rows.push(...frameFacts(profile, tree.frame[hit.node]));
+    if (tree.frame[hit.node] >= 0) {
+      rows.push(...frameFacts(profile, tree.frame[hit.node]), ...tierFacts(tree, profile, hit.node));
+    }
   }
   if (tree.before) {
     const before = merged ? runBefore(tree, hit.first, hit.last) : tree.before[hit.node];
@@ -75,16 +77,44 @@ function describeHit(hit, tree, profile, measure) {
   return { title, rows };
 }
 
+// What the frame is: its module and kind, source, inlining; for a
+// JavaScript frame its kind in words, full file path and line:column; for
+// a collapsed prefix the frames it holds.
 function frameFacts(profile, frame) {
+  const kind = profile.frameKind[frame];
+  if (kind === KIND_COLLAPSED) return collapsedFacts(profile, profile.collapsed.get(frame));
   const facts = [];
-  const kind = KINDS[profile.frameKind[frame]];
   const module = profile.strings.at(profile.frameModule[frame]);
   const file = profile.strings.at(profile.frameFile[frame]);
   const line = profile.frameLine[frame];
-  facts.push(['Module', (module || '\u2014') + (kind ? ' (' + kind.label + ')' : '')]);
-  if (file) facts.push(['Source', line > 0 ? file + ':' + line : file]);
+  if (isJsKind(kind)) {
+    facts.push(['Kind', kindInfo(kind).words]);
+    if (file) facts.push(['File', file]);
+    if (line > 0) facts.push(['Line', line + (profile.frameColumn[frame] > 0 ? ':' + profile.frameColumn[frame] : '')]);
+  } else {
+    facts.push(['Module', (module || '\u2014') + ' (' + kindInfo(kind).label + ')']);
+    if (file) facts.push(['Source', line > 0 ? file + ':' + line : file]);
+  }
   if (profile.frameInlined[frame]) facts.push(['Inlined', 'yes, into its caller']);
   return facts;
+}
+
+function collapsedFacts(profile, prefix) {
+  const name = (frame) => profile.strings.at(profile.frameName[frame]);
+  return [
+    ['Kind', kindInfo(KIND_COLLAPSED).words],
+    ['Frames', prefix.count + ', from ' + name(prefix.first) + ' to ' + name(prefix.last)],
+    ['All frames', 'press j, or the All frames button, to show them'],
+  ];
+}
+
+// The V8 tier of a node: its frame's (tiers split), or the share of its
+// total each tier ran (tiers merged).
+function tierFacts(tree, profile, node) {
+  const code = profile.frameTier[tree.frame[node]];
+  if (code !== 0) return [['Tier', tierText(code)]];
+  const mix = tree.tiers ? tierMixText(tree.tiers, node * NTIERS) : '';
+  return mix ? [['Tiers', mix]] : [];
 }
 
 function weightFacts(measure, total, self) {

@@ -82,6 +82,52 @@ export async function nodeRect(page, name) {
   }, name);
 }
 
+// Resolves after two frames: a change that moved the graph (a bar that
+// wrapped differently) has been laid out and drawn again by then.
+export async function settled(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+// Moves the pointer onto the first drawn frame named name (a real mouse
+// move, once the page has settled); returns whether one is drawn.
+export async function hoverFrame(page, name) {
+  await settled(page);
+  const rect = await nodeRect(page, name);
+  await page.mouse.move(0, 0); // off the graph first: the move onto the frame is one even if it stayed
+  if (rect) await page.mouse.move(rect.x + rect.width / 2, rect.y + rect.height / 2);
+  return rect !== null;
+}
+
+// What the tooltip shows: { hidden, title, rows: ["label" + "value", ...] }.
+export async function tooltipOf(page) {
+  return page.evaluate(() => {
+    const el = document.getElementById('tooltip');
+    const rows = [...el.querySelectorAll('dt')].map((dt) => dt.textContent + dt.nextElementSibling.textContent);
+    return { hidden: el.hidden, title: el.querySelector('.name')?.textContent, rows };
+  });
+}
+
+// Types into the search box and waits until the page has searched for it.
+export async function search(page, text) {
+  await page.fill('#search', text);
+  await page.waitForFunction((t) => window.stokeReport.state.query === t, text);
+}
+
+// How the page fits its window: { sideways (it scrolls sideways), offscreen
+// (the controls shown but out of the window), panel (the height of the
+// view shown, px) }.
+export async function layoutOf(page) {
+  return page.evaluate(() => {
+    const el = document.documentElement;
+    const offscreen = [...document.querySelectorAll('header button, header input, .bar button, .bar select')]
+      .filter((e) => e.offsetParent !== null)
+      .filter((e) => { const r = e.getBoundingClientRect(); return r.right > innerWidth || r.bottom > innerHeight; })
+      .map((e) => e.id || e.textContent);
+    const panel = [...document.querySelectorAll('#graph, #sandwich, #table')].find((e) => !e.hidden);
+    return { sideways: el.scrollWidth > el.clientWidth, offscreen, panel: panel.getBoundingClientRect().height };
+  });
+}
+
 // Collects failed expectations and reports them all at the end.
 export class Checks {
   constructor(name) {

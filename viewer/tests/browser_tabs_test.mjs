@@ -10,7 +10,7 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Checks, launchBrowser, nodeRect, openReport } from './browser.mjs';
+import { Checks, hoverFrame, launchBrowser, nodeRect, openReport, search, tooltipOf } from './browser.mjs';
 
 const TAB_NAMES = ['CPU', 'heap <b>1</b> (exit)', 'diff 1 \u2192 2'];
 
@@ -191,30 +191,18 @@ async function state(page, key) {
   return page.evaluate((k) => window.stokeReport.state[k], key);
 }
 
-// Types into the search box and waits until the page has searched for it.
-async function search(page, text) {
-  await page.fill('#search', text);
-  await page.waitForFunction((t) => window.stokeReport.state.query === t, text);
-}
-
 async function expectMatch(page, want) {
   check.equal(await page.textContent('#match'), want, 'search result');
 }
 
 async function hover(page, name) {
-  const rect = await nodeRect(page, name);
-  check.that(rect !== null, 'frame ' + name + ' is drawn');
-  if (rect) await page.mouse.move(rect.x + rect.width / 2, rect.y + rect.height / 2);
+  check.that(await hoverFrame(page, name), 'frame ' + name + ' is drawn');
 }
 
 // Hovers the frame and checks each "labelvalue" pair is in the tooltip.
 async function expectTooltip(page, name, wants) {
   await hover(page, name);
-  const tip = await page.evaluate(() => {
-    const el = document.getElementById('tooltip');
-    const rows = [...el.querySelectorAll('dt')].map((dt) => dt.textContent + dt.nextElementSibling.textContent);
-    return { hidden: el.hidden, title: el.querySelector('.name').textContent, rows };
-  });
+  const tip = await tooltipOf(page);
   check.that(!tip.hidden, 'tooltip shows over ' + name);
   check.equal(tip.title, name, 'tooltip title');
   for (const want of wants) {

@@ -12,7 +12,7 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Checks, launchBrowser, nodeRect, openReport } from './browser.mjs';
+import { Checks, launchBrowser, layoutOf, nodeRect, openReport, search } from './browser.mjs';
 import { functionTotals, grandTotal, readFolded, sandwichTruth } from './folded_truth.mjs';
 
 const [reportPath, foldedPath, fn, outDir] = process.argv.slice(2);
@@ -63,11 +63,6 @@ function shot(name) {
 
 async function state(page) {
   return page.evaluate(() => ({ ...window.stokeReport.state }));
-}
-
-async function search(page, text) {
-  await page.fill('#search', text);
-  await page.waitForFunction((t) => window.stokeReport.state.query === t, text);
 }
 
 async function checkSearch(page) {
@@ -285,15 +280,7 @@ async function snapshot(page) {
 async function checkLayout(page, size) {
   for (const view of ['flame', 'sandwich', 'table']) {
     await page.evaluate(([v, f]) => window.stokeReport.setState({ view: v, fn: f }), [view, fn]);
-    const layout = await page.evaluate(() => {
-      const el = document.documentElement;
-      const offscreen = [...document.querySelectorAll('header button, header input, .bar button, .bar select')]
-        .filter((e) => e.offsetParent !== null)
-        .filter((e) => { const r = e.getBoundingClientRect(); return r.right > innerWidth || r.bottom > innerHeight; })
-        .map((e) => e.id || e.textContent);
-      const panel = [...document.querySelectorAll('#graph, #sandwich, #table')].find((e) => !e.hidden);
-      return { sideways: el.scrollWidth > el.clientWidth, offscreen, panel: panel.getBoundingClientRect().height };
-    });
+    const layout = await layoutOf(page);
     check.that(!layout.sideways, size + ' ' + view + ': no sideways scrolling');
     check.equal(layout.offscreen.join(','), '', size + ' ' + view + ': controls out of view');
     check.that(layout.panel > 0.6 * Number(size.split('x')[1]), size + ' ' + view + ': the view is ' + layout.panel + ' px tall');

@@ -3,14 +3,21 @@
 stacks embedded in the page equal `--folded` output of the same profile (in
 a report of several tabs: every value of every tab, and the before/after
 pairs of a differential tab), nothing in the page would be fetched, and
-hostile names appear only escaped.
+hostile names appear only escaped. For a Node.js profile: the frame table
+carries each JavaScript frame's line, column and V8 tier, and the stacks
+read with their tiers keep one function's tiers apart.
 
 Usage: html_report_test.py DEMO.html DEMO.folded SYNTHETIC.html SYNTHETIC.folded TABS.html TABS_DIR
-(written by html_demo, html_synthetic and html_tabs)
+                           NODE.html NODE.folded NODE_NATIVE.folded
+(written by html_demo, html_synthetic, html_tabs and html_node)
 """
 import os
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from report_data import frame_column, load_report
 
 TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools")
 # Text of the demo's hostile names and title that must never appear raw.
@@ -27,6 +34,18 @@ server (100);main;handle;new_path;malloc 0 524288
 server (100);main;load_config;malloc 10485760 10485760
 server (100);main;warmup;malloc 2097152 0
 """
+
+
+# html_node: the stacks through renderTree (compiled by three tiers), with
+# each tier's mark, and its frames' (line, column, tier).
+HANDLE = ("node (4242);main (4242);_start;__libc_start_main;main;node::Start;uv_run;uv__io_poll;"
+          "Builtin:JSEntry;*emit node:events:517:28;^handle express/lib/router/layer.js:152:42;")
+RENDER_TREE = "renderTree lib/tree.js:20:15"
+NODE_TIER_STACKS = [f"{HANDLE}*{RENDER_TREE} 50", f"{HANDLE}*{RENDER_TREE};Builtin:LoadIC 16",
+                    f"{HANDLE}*{RENDER_TREE};v8::internal::Heap::CollectGarbage 15",
+                    f"{HANDLE}^{RENDER_TREE} 12", f"{HANDLE}~{RENDER_TREE} 3",
+                    f"{HANDLE}~{RENDER_TREE};Builtin:LoadIC 4"]
+RENDER_TREE_FRAMES = [(20, 15, ord("*")), (20, 15, ord("^")), (20, 15, ord("~"))]
 
 
 def run_tool(name, *args):
@@ -83,6 +102,30 @@ def check_tabs(html, folded_dir):
     return problems
 
 
+def check_node(html, folded, native_folded):
+    """The Node.js tab (tiers merged into one stack per path, as --folded
+    has them) and the native one; with --tiers renderTree's three tiers
+    apart; its frames' line, column and tier in the frame table."""
+    problems = compare(f"{html} vs {folded}", html_stacks(html), read_lines(folded))
+    problems += compare(f"{html} tab 1 vs {native_folded}", html_stacks(html, "--tab", "1"),
+                        read_lines(native_folded))
+    tiers = html_stacks(html, "--tiers")
+    if not isinstance(tiers, str):
+        tiers = [line for line in tiers if RENDER_TREE in line]
+    problems += compare(f"{html} --tiers (renderTree)", tiers, sorted(NODE_TIER_STACKS))
+    data = load_report(html)
+    frames = data["frames"]
+    lengths = {key: len(column) for key, column in frames.items()}
+    if set(lengths.values()) != {len(frames["name"])} or "column" not in frames or "tier" not in frames:
+        problems.append(f"{html}: frame table columns {lengths}")
+    columns = zip(frames["name"], frames["line"], frame_column(data, "column"), frame_column(data, "tier"))
+    got = sorted((line, column, tier) for name, line, column, tier in columns
+                 if data["strings"][name] == RENDER_TREE)
+    if got != sorted(RENDER_TREE_FRAMES):
+        problems.append(f"{html}: renderTree frames (line, column, tier) {got}, want {RENDER_TREE_FRAMES}")
+    return problems
+
+
 def check_offline(html):
     result = run_tool("html_check_offline.py", html)
     return [] if result.returncode == 0 else [result.stdout.strip() or result.stderr.strip()]
@@ -95,14 +138,16 @@ def check_no_raw_hostile(html):
 
 
 def main():
-    if len(sys.argv) != 7:
-        print(__doc__.strip().splitlines()[-2], file=sys.stderr)
+    if len(sys.argv) != 10:
+        print("\n".join(__doc__.strip().splitlines()[-4:-1]), file=sys.stderr)
         return 2
-    demo_html, demo_folded, big_html, big_folded, tabs_html, tabs_dir = sys.argv[1:]
+    demo_html, demo_folded, big_html, big_folded, tabs_html, tabs_dir = sys.argv[1:7]
+    node_html, node_folded, node_native_folded = sys.argv[7:]
     problems = (check_same_stacks(demo_html, demo_folded) + check_offline(demo_html) +
                 check_no_raw_hostile(demo_html) + check_same_stacks(big_html, big_folded) +
                 check_offline(big_html) + check_tabs(tabs_html, tabs_dir) +
-                check_offline(tabs_html) + check_no_raw_hostile(tabs_html))
+                check_offline(tabs_html) + check_no_raw_hostile(tabs_html) +
+                check_node(node_html, node_folded, node_native_folded) + check_offline(node_html))
     for p in problems:
         print(p, file=sys.stderr)
     return 1 if problems else 0

@@ -11,25 +11,42 @@
  * a heap profile (four values) and a differential one (before, after), to
  * time tab switches; the folded output stays the CPU profile's.
  *
- * Usage: html_synthetic NFRAMES OUT.html OUT.folded [--tabs]
+ * With --js the profile is a Node.js server's: the prefix is native (node's
+ * event loop, then V8's JSEntry) and the synthetic frames are JavaScript
+ * functions of the app, its dependencies and node core, frame 2k and 2k+1
+ * being one function compiled by two V8 tiers (optimized, interpreted), so
+ * the viewer's transforms (tiers merged, kinds hidden, native prefix
+ * collapsed) have the whole tree to work on.
+ *
+ * Usage: html_synthetic NFRAMES OUT.html OUT.folded [--tabs | --js]
  * Never: part of stoke itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "folded.h"
 #include "html.h"
 #include "profile.h"
+#include "report_files.h"
 
 #define BRANCHING 3
 #define MAX_DEPTH 64
 
-static const char *const prefix_names[] = {
+#define PREFIX_LEN 6
+static const char *const prefix_names[PREFIX_LEN] = {
     "_start", "__libc_start_main", "main", "server::run()", "event_loop::poll_once()",
     "event_loop::dispatch(event&)",
 };
-#define PREFIX_LEN (sizeof(prefix_names) / sizeof(prefix_names[0]))
+static const char *const js_prefix_names[PREFIX_LEN] = {
+    "_start", "__libc_start_main", "main", "node::Start", "uv_run", "Builtin:JSEntry",
+};
+static const enum stoke_frame_kind js_prefix_kinds[PREFIX_LEN] = {
+    STOKE_KIND_PROGRAM, STOKE_KIND_LIBC, STOKE_KIND_PROGRAM, STOKE_KIND_PROGRAM,
+    STOKE_KIND_PROGRAM, STOKE_KIND_RUNTIME,
+};
+static const enum stoke_frame_kind js_kinds[] = {
+    STOKE_KIND_JS_APP, STOKE_KIND_JS_DEPENDENCY, STOKE_KIND_JS_CORE,
+};
 
 static const char *const modules[] = {"server", "libssl.so.3", "libc.so.6", "libz.so.1"};
 static const enum stoke_frame_kind module_kinds[] = {
@@ -45,6 +62,27 @@ static uint32_t synthetic_frame(struct stoke_profile *p, uint32_t i)
     snprintf(file, sizeof(file), "/src/server/handler_%u.cc", i % 500);
     struct stoke_frame f = {.name = name, .module = modules[m], .file = file,
                             .line = 10 + i % 900, .kind = (uint8_t)module_kinds[m],
+                            .build_id = ""};
+    return stoke_profile_frame(p, &f);
+}
+
+/* Function i / 2 of the app, a dependency or node core, tier by i's parity. */
+static uint32_t synthetic_js_frame(struct stoke_profile *p, uint32_t i)
+{
+    char name[128], file[64];
+    uint32_t fn = i / 2;
+    enum stoke_frame_kind kind = js_kinds[fn % 3];
+    uint32_t line = 10 + fn % 900, column = 3 + fn % 40;
+    if (kind == STOKE_KIND_JS_CORE)
+        snprintf(file, sizeof(file), "node:internal/mod_%u", fn % 50);
+    else if (kind == STOKE_KIND_JS_DEPENDENCY)
+        snprintf(file, sizeof(file), "/srv/app/node_modules/pkg_%u/index.js", fn % 200);
+    else
+        snprintf(file, sizeof(file), "/srv/app/lib/handler_%u.js", fn % 500);
+    snprintf(name, sizeof(name), "handleRequest%u %s:%u:%u", fn, file, line, column);
+    struct stoke_frame f = {.name = name, .module = "[js]", .file = file, .line = line,
+                            .column = column, .kind = (uint8_t)kind,
+                            .tier = i % 2 ? STOKE_TIER_INTERPRETED : STOKE_TIER_OPTIMIZED,
                             .build_id = ""};
     return stoke_profile_frame(p, &f);
 }
@@ -84,6 +122,8 @@ static void diff_values(uint32_t i, int64_t samples, int64_t *values)
     values[1] = i % 5 == 0 || after < 0 ? 0 : after;
 }
 
+static int js; /* --js: a Node.js server's profile */
+
 static void build(struct stoke_profile *p, uint32_t nframes, values_fn *values_of)
 {
     uint32_t *ids = malloc(nframes * sizeof(uint32_t));
@@ -91,9 +131,10 @@ static void build(struct stoke_profile *p, uint32_t nframes, values_fn *values_o
     size_t base = 0;
     stack[base++] = named_frame(p, "server (1000)", STOKE_KIND_PROCESS);
     for (size_t k = 0; k < PREFIX_LEN; k++)
-        stack[base++] = named_frame(p, prefix_names[k], STOKE_KIND_PROGRAM);
+        stack[base++] = js ? named_frame(p, js_prefix_names[k], js_prefix_kinds[k])
+                           : named_frame(p, prefix_names[k], STOKE_KIND_PROGRAM);
     for (uint32_t i = 0; i < nframes; i++)
-        ids[i] = synthetic_frame(p, i);
+        ids[i] = js ? synthetic_js_frame(p, i) : synthetic_frame(p, i);
     for (uint32_t i = 0; i < nframes; i++) {
         uint32_t chain[MAX_DEPTH];
         size_t n = 0;
@@ -123,29 +164,13 @@ static struct stoke_profile *synthetic_profile(uint32_t nframes, const char *con
     return p;
 }
 
-static int write_file(const char *path, const struct stoke_html_tab *tabs, size_t ntabs,
-                      int html)
-{
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        perror(path);
-        return -1;
-    }
-    int rc = html ? stoke_write_html_tabs(out, tabs, ntabs, "synthetic profile")
-                  : stoke_write_folded(out, tabs[0].profile, 0);
-    if (fclose(out) != 0 || rc < 0) {
-        perror(path);
-        return -1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     long nframes = argc >= 4 ? strtol(argv[1], NULL, 10) : 0;
     int with_tabs = argc == 5 && strcmp(argv[4], "--tabs") == 0;
-    if (nframes <= 0 || nframes > 50000000 || (argc == 5 && !with_tabs) || argc > 5) {
-        fprintf(stderr, "usage: html_synthetic NFRAMES OUT.html OUT.folded [--tabs]\n");
+    js = argc == 5 && strcmp(argv[4], "--js") == 0;
+    if (nframes <= 0 || nframes > 50000000 || (argc == 5 && !with_tabs && !js) || argc > 5) {
+        fprintf(stderr, "usage: html_synthetic NFRAMES OUT.html OUT.folded [--tabs | --js]\n");
         return 2;
     }
     static const char *const cpu_names[] = {"samples"}, *const cpu_units[] = {"count"};
@@ -165,7 +190,8 @@ int main(int argc, char **argv)
         tabs[ntabs++] = (struct stoke_html_tab){
             "diff", synthetic_profile((uint32_t)nframes, diff_names, diff_units, 2, diff_values), 1};
     }
-    int rc = write_file(argv[2], tabs, ntabs, 1) < 0 || write_file(argv[3], tabs, ntabs, 0) < 0;
+    int rc = write_html_file(argv[2], tabs, ntabs, "synthetic profile") < 0 ||
+             write_folded_file(argv[3], tabs[0].profile, 0) < 0;
     for (size_t t = 0; t < ntabs; t++)
         stoke_profile_free((struct stoke_profile *)tabs[t].profile);
     return rc;

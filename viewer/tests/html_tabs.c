@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "folded.h"
 #include "html.h"
 #include "report_data.h"
+#include "report_files.h"
 #include "profile.h"
 
 #define MiB (1024 * 1024)
@@ -145,32 +145,13 @@ static int check_bad_input(struct stoke_profile *cpu)
     return bad;
 }
 
-static int write_html(const char *path, const struct stoke_html_tab *tabs)
-{
-    FILE *out = fopen(path, "w");
-    if (!out) {
-        perror(path);
-        return -1;
-    }
-    int rc = stoke_write_html_tabs(out, tabs, NTABS, "three tabs <i>test</i>");
-    if (fclose(out) != 0 || rc < 0) {
-        perror(path);
-        return -1;
-    }
-    return 0;
-}
-
 static int write_folded(const char *dir, size_t tab, const struct stoke_profile *p)
 {
     for (size_t v = 0; v < p->nvalues; v++) {
         char path[4096];
         snprintf(path, sizeof(path), "%s/tab%zu.value%zu.folded", dir, tab, v);
-        FILE *out = fopen(path, "w");
-        int rc = out ? stoke_write_folded(out, p, v) : -1;
-        if (!out || fclose(out) != 0 || rc < 0) {
-            perror(path);
+        if (write_folded_file(path, p, v) < 0)
             return -1;
-        }
     }
     return 0;
 }
@@ -187,7 +168,7 @@ int main(int argc, char **argv)
         {"diff 1 \xe2\x86\x92 2", diff_profile(), 1},
     };
     int rc = check_bad_input((struct stoke_profile *)tabs[0].profile);
-    rc |= write_html(argv[1], tabs) < 0;
+    rc |= write_html_file(argv[1], tabs, NTABS, "three tabs <i>test</i>") < 0;
     for (size_t t = 0; t < NTABS; t++) {
         rc |= write_folded(argv[2], t, tabs[t].profile) < 0;
         stoke_profile_free((struct stoke_profile *)tabs[t].profile);

@@ -3,10 +3,13 @@
 folded stacks, in the format of `stoke report --folded` ("a;b;c 123" per
 stack), so a test can check the HTML holds the same data. With --value A,B
 each line carries several values ("a;b;c 10 12", as difffolded.pl writes a
-before/after pair). Lines come in the report's tree order: sort both sides
-before comparing. --tabs lists the report's tabs and their values.
+before/after pair). With --tiers a JavaScript frame compiled by a V8 tier
+has the tier's mark before its name, as node's perf map writes it
+("*renderTree ..."), so the tiers of one function stay apart. Lines come in
+the report's tree order: sort both sides before comparing. --tabs lists the
+report's tabs and their values.
 
-Usage: html_to_folded.py REPORT.html [--tab N|NAME] [--value N[,N...]] [--tabs]
+Usage: html_to_folded.py REPORT.html [--tab N|NAME] [--value N[,N...]] [--tiers] [--tabs]
 """
 import argparse
 import sys
@@ -38,7 +41,7 @@ def list_tabs(path):
         print(f"{i}\t{tab['name']}{kind}\t{values}")
 
 
-def print_stacks(path, tab, value_text):
+def print_stacks(path, tab, value_text, with_tiers):
     data = load_report_data(path, tab)
     indices = value_indices(value_text)
     nvalues = len(data["tree"]["self"])
@@ -46,7 +49,7 @@ def print_stacks(path, tab, value_text):
         if not 0 <= v < nvalues:
             raise ReportError(f"--value {v}: tab {data['name']!r} has {nvalues} value type(s)")
     out = sys.stdout
-    for path_names, values in stacks(data, indices):
+    for path_names, values in stacks(data, indices, with_tiers):
         out.write(";".join(folded_name(n) for n in path_names) + " " +
                   " ".join(str(v) for v in values) + "\n")
 
@@ -57,13 +60,15 @@ def main():
     parser.add_argument("--tab", default="0", help="tab number (from 0) or name (default 0)")
     parser.add_argument("--value", default="0",
                         help="value index, or indices separated by commas (default 0)")
+    parser.add_argument("--tiers", action="store_true",
+                        help="write each V8 tier's mark before the name of a frame it compiled")
     parser.add_argument("--tabs", action="store_true", help="list the tabs and their values")
     args = parser.parse_args()
     try:
         if args.tabs:
             list_tabs(args.report)
         else:
-            print_stacks(args.report, args.tab, args.value)
+            print_stacks(args.report, args.tab, args.value, args.tiers)
     except ReportError as e:
         print(f"html_to_folded: {e}", file=sys.stderr)
         return 1

@@ -86,17 +86,40 @@ def load_report_data(path, tab=0):
     return chosen
 
 
-def stacks(data, value_indices):
-    """Yields (list of frame names root first, [values]) for every tree node
-    of a tab with a non-zero self value among value_indices, in the tree's
-    preorder."""
+def frame_column(data, key):
+    """A frame table column; zeros for one a report made before it existed
+    lacks (column and tier)."""
+    frames = data["frames"]
+    return frames.get(key) or [0] * len(frames["name"])
+
+
+def frame_labels(data, with_tiers=False):
+    """Each frame's name; with_tiers: a frame compiled by a V8 tier has the
+    tier's mark before it, as node's perf map writes it ("*renderTree ...")."""
     strings = data["strings"]
     names = [strings[i] for i in data["frames"]["name"]]
+    if not with_tiers:
+        return names
+    return [(chr(tier) if tier else "") + name
+            for name, tier in zip(names, frame_column(data, "tier"))]
+
+
+def stacks(data, value_indices, with_tiers=False):
+    """Yields (list of frame labels root first, [values]) for every distinct
+    stack of a tab with a non-zero value among value_indices, in the order of
+    the tree's preorder. Tree nodes whose paths read the same (frames that
+    differ only in a field not shown, such as the V8 tier) are one stack,
+    their values added."""
+    labels = frame_labels(data, with_tiers)
     columns = [data["tree"]["self"][v] for v in value_indices]
+    merged = {}
     path = []
     for node, (depth, frame) in enumerate(zip(data["tree"]["depth"], data["tree"]["frame"])):
         del path[depth:]
-        path.append(names[frame])
+        path.append(labels[frame])
         values = [column[node] for column in columns]
         if any(values):
-            yield list(path), values
+            key = tuple(path)
+            merged[key] = [a + b for a, b in zip(merged[key], values)] if key in merged else values
+    for key, values in merged.items():
+        yield list(key), values
