@@ -41,7 +41,7 @@
 
 /* Longest stack the agent records; deeper stacks keep their leaf-most frames
  * and are marked truncated. */
-#define STOKE_MAX_FRAMES 128
+#define STOKE_MAX_FRAMES 512
 
 /* Largest weight of one sample (the agent writes at most 1001); readers take
  * a larger one as damage, so a few bytes of a trace cannot stand for an

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RING_WORDS 8192 /* 64 KiB: ~60 ms of 128-frame stacks at 997 Hz */
+#define RING_WORDS 16384 /* 128 KiB: ~65 ms of 250-frame stacks at 997 Hz */
 
 #define RING_MAX_WEIGHT 0xffff
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "arch_x86_64.h"
+#include "code_map.h"
 #include "modules.h"
 #include "safe_memory.h"
 #include "stoke_format.h"
@@ -94,6 +95,8 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int
         memcpy(val, (const void *)addr, sizeof *val);
         return 0;
     }
+    if (code_map_is_jit_code(addr)) /* only libunwind's test for a PLT entry asks */
+        return -UNW_EINVAL;
     if (s->copy) /* a copy is all there is of the stack: it may have changed since */
         return -UNW_EINVAL;
     return safe_memory_read_word(&w->pages, addr, val) ? -UNW_EINVAL : 0;
@@ -219,13 +222,18 @@ int unwind_init(void)
     return address_space ? 0 : -1;
 }
 
-/* A return address outside every known module (JIT code, or a walk that
- * went astray through a register that was not a frame pointer) is kept
- * only when the bytes before it end a call instruction. */
+/* A return address is kept when it lies in a known module or in JIT code
+ * (code_map.h); never in the stack being walked (a walk that went astray
+ * through a register that was not a frame pointer reads stack addresses);
+ * elsewhere only when the bytes before it end a call instruction, and the
+ * code map is asked to look again. */
 static int plausible_return(struct walk_state *w, uint64_t ip)
 {
-    if (modules_contains(ip - 1))
+    if (modules_contains(ip - 1) || code_map_is_jit_code(ip - 1))
         return 1;
+    if (ip >= w->start->stack_lo && ip < w->start->stack_hi)
+        return 0;
+    code_map_ask();
     uint8_t before[16]; /* the aligned words that hold [ip - 8, ip) */
     uintptr_t first = (ip - 8) & ~(uintptr_t)7;
     uint64_t word;

@@ -21,7 +21,7 @@
 
 #include "agent.h"
 #include "blocked_sampler.h"
-#include "code_aliases.h"
+#include "code_map.h"
 #include "dump_signal.h"
 #include "heap.h"
 #include "heap_snapshot.h"
@@ -137,8 +137,11 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
     uint32_t modules[STOKE_MAX_FRAMES];
     uint64_t offsets[STOKE_MAX_FRAMES];
     resolve_frames_at(frames, n, time_ns, modules, offsets);
-    if (has_unknown_module(modules, n) && code_aliases_look(monotonic_ns()))
-        resolve_frames_at(frames, n, time_ns, modules, offsets);
+    if (has_unknown_module(modules, n)) {
+        code_map_ask();
+        if (code_map_refresh(monotonic_ns()))
+            resolve_frames_at(frames, n, time_ns, modules, offsets);
+    }
     /* every module a STACK names has its MAP earlier in the file */
     last_module_id = records_new_maps(&recs, last_module_id, since_start_us(monotonic_ns()));
     records_stack(&recs, id, flags, n, modules, offsets);
@@ -304,6 +307,7 @@ static void cycle(void)
     emit_module_changes();
     /* before the samples: code they ran in was named when it was made */
     jit_map_poll(&recs, since_start_us(monotonic_ns()));
+    code_map_refresh(monotonic_ns()); /* when a walk asked for it */
     serve_heap();
     threads_for_each(drain_thread, NULL);
     uint64_t now = monotonic_ns();
@@ -469,7 +473,7 @@ int writer_start(const struct writer_process *p)
     stop_requested = 0;
     blocked_tick_ns = p->clock == STOKE_CLOCK_WALL ? p->period_ns : 0;
     jit_map_start();
-    code_aliases_reset();
+    code_map_reset();
     program_end_open();
     if (trace_file_open(&file, p->output_dir, process.comm, getpid()))
         return -1;

@@ -1,0 +1,46 @@
+/*
+ * code_map.h - the process's code outside its loaded objects, as
+ * /proc/self/maps last showed it.
+ *
+ *   JIT code      executable mappings that belong to no loaded object
+ *                 (V8's and the JVM's generated code): a return address in
+ *                 one is taken as such without reading the code (each read
+ *                 of memory outside the stack and the objects is a system
+ *                 call, and a walk may make only a few), and the unwinder
+ *                 reads no memory there.
+ *   second copies code that a loaded object's file maps again elsewhere:
+ *                 node 20 maps V8's embedded builtins a second time next to
+ *                 its JIT code and runs them there. Such a mapping becomes
+ *                 an alias of the object in the module table
+ *                 (modules_add_alias), so its frames are named like the
+ *                 object's own.
+ *
+ * The writer reads the map when it meets an address outside every module,
+ * or when a walk met a return address outside every known range, at most
+ * once a second and less often while nothing changes. The lookups are
+ * lock-free and async-signal-safe.
+ */
+#ifndef STOKE_AGENT_CODE_MAP_H
+#define STOKE_AGENT_CODE_MAP_H
+
+#include <stdint.h>
+
+/* Forgets the map and when it was read (at the writer's start, and in a
+ * fork child, whose /proc/self is another). Writer thread. */
+void code_map_reset(void);
+
+/* Reads the map again when something asked for it and it is time. Returns
+ * 1 when a second copy became an alias (resolve its addresses again).
+ * now_ns: CLOCK_MONOTONIC. Writer thread. */
+int code_map_refresh(uint64_t now_ns);
+
+/* Asks for a fresh look: an address outside every module turned up
+ * (writer), or a walk met a return address outside every known range
+ * (signal handler). Async-signal-safe. */
+void code_map_ask(void);
+
+/* 1 when addr lies in an executable mapping that belongs to no loaded
+ * object (JIT code), as the map last showed. Async-signal-safe. */
+int code_map_is_jit_code(uintptr_t addr);
+
+#endif
