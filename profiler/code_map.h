@@ -16,9 +16,10 @@
  *                 object's own.
  *
  * The writer reads the map when it meets an address outside every module,
- * or when a walk met a return address outside every known range, at most
- * once a second and less often while nothing changes. The lookups are
- * lock-free and async-signal-safe.
+ * or when a walk met a return address outside every known range: at most
+ * once a cycle (20 ms) while the map changes (a runtime maps its code heap
+ * as it starts), then less and less often while it stays the same, down to
+ * once in 32 s. The lookups are lock-free and async-signal-safe.
  */
 #ifndef STOKE_AGENT_CODE_MAP_H
 #define STOKE_AGENT_CODE_MAP_H

@@ -32,7 +32,10 @@ are intermittent):
   go_static a Go program without cgo (go_static.go): statically linked, no preload
            reaches it; it runs as bare and stoke says so in one line
   jvm      four Java threads computing and allocating on Debian's default
-           JDK (guard pages at the low end of every thread stack)
+           JDK (guard pages at the low end of every thread stack); the
+           compiled Java method is named, on whole stacks, with no flag from
+           the user, and the JVM's stderr is as bare (no notice of stoke's
+           JAVA_TOOL_OPTIONS)
   sandboxed_strict, sandboxed_strict_raw, sandboxed_filter
            a program that enters seccomp strict mode (prctl or the seccomp
            system call) or a filter that kills it on any system call it
@@ -345,6 +348,22 @@ def goroutine_stacks(folded, what):
            f"(from {GOROUTINE_ROOT})", folded.top())
 
 
+JAVA_WORK = "JvmWorkers.work(int, int)"
+JAVA_THREAD_ROOT = "JavaThread::thread_main_inner()"
+
+
+def java_methods(folded, what):
+    """The JIT-compiled Java method is named (the JVM's perf map, which stoke
+    asks for) and holds most samples, on whole stacks down to the thread's
+    start (frame pointers kept in compiled code)."""
+    work = folded.with_frame(JAVA_WORK)
+    whole = sum(n for s, n in folded.stacks.items() if JAVA_WORK in s and JAVA_THREAD_ROOT in s)
+    expect(work >= 0.5 * folded.total(), f"{what}: {JAVA_WORK} holds {work} of "
+           f"{folded.total()} samples, expected at least half", folded.top())
+    expect(whole >= WHOLE_STACK_SHARE * work, f"{what}: {whole} of {JAVA_WORK}'s {work} "
+           f"samples have a whole stack (from {JAVA_THREAD_ROOT})", folded.top())
+
+
 def java(directory, prefix, env):
     return run([*prefix, "java", "-cp", PROGRAMS, "JvmWorkers"], cwd=directory, env=env,
                timeout=RUN_TIMEOUT_S)
@@ -363,8 +382,8 @@ def sandboxed(mode):
 RUNTIME_CASES = {
     "go": runtime_case([program("go_workers")], cpu=[("go_workers", *named("main.spin"))],
                        snapshots=False, check=goroutine_stacks),
-    "jvm": runtime_case(java, cpu=[("java", *named("JavaThread::thread_main_inner()"))],
-                        heap=[("java", *named_prefix("os::malloc("))]),
+    "jvm": runtime_case(java, cpu=[("java", *named(JAVA_THREAD_ROOT))],
+                        heap=[("java", *named_prefix("os::malloc("))], check=java_methods),
     "sandboxed_strict": sandboxed("strict"),
     "sandboxed_strict_raw": sandboxed("strict_raw"),
     "sandboxed_filter": sandboxed("filter"),
