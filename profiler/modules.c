@@ -123,16 +123,20 @@ int modules_contains(uintptr_t addr)
     return 0;
 }
 
-int modules_readable(uintptr_t addr, uintptr_t len)
+int modules_segment_of(uintptr_t addr, uintptr_t len, uintptr_t *lo, uintptr_t *hi)
 {
     struct module_view m;
     if (modules_find(addr, &m))
-        return 0;
+        return -1;
     for (uint32_t s = 0; s < m.nseg; s++)
-        if (addr >= m.seg_lo[s] && addr + len <= m.seg_hi[s] && addr + len > addr)
-            return 1;
-    return 0;
+        if (addr >= m.seg_lo[s] && addr + len <= m.seg_hi[s] && addr + len > addr) {
+            *lo = m.seg_lo[s];
+            *hi = m.seg_hi[s];
+            return 0;
+        }
+    return -1;
 }
+
 
 int modules_enter(void)
 {

@@ -34,11 +34,13 @@ void modules_init(void);
  * Normal context (the writer thread). */
 void modules_refresh(void);
 
-/* Handler-safe lookups: the module containing addr (0 and *out filled), or
- * -1. modules_readable tells whether [addr, addr+len) lies in a mapped
- * segment of a known module. */
+/* Handler-safe lookup: the module containing addr (0 and *out filled), or
+ * -1. */
 int modules_find(uintptr_t addr, struct module_view *out);
-int modules_readable(uintptr_t addr, uintptr_t len);
+
+/* Handler-safe: the mapped segment [*lo, *hi) of a known module that holds
+ * [addr, addr+len): 0, or -1 when none does. */
+int modules_segment_of(uintptr_t addr, uintptr_t len, uintptr_t *lo, uintptr_t *hi);
 
 /* Handler-safe: 1 when addr lies in the range of a known module (what
  * modules_find would say, without copying the module out). */

@@ -73,17 +73,31 @@ static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr, void *a
     return -UNW_ENOINFO;
 }
 
-/* One walk: where it starts, and the pages it read through safe_memory. */
+/* One walk: the registers of the frame it is at (those of the start,
+ * then, after frames walked by frame pointer, the frame's pc, sp and frame
+ * pointer alone), and the pages it read through safe_memory. */
 struct walk_state {
-    const struct unwind_start *start;
+    struct unwind_start now;
+    uintptr_t segment_lo, segment_hi; /* the module segment read last */
     struct safe_pages pages;
 };
+
+/* Whether [addr, addr + len) lies in a segment of a known module: the one
+ * read last (libunwind reads a module's unwind tables word by word), else
+ * the table's answer, remembered. Module memory stays mapped for the whole
+ * walk (modules_enter). */
+static int in_module_segment(struct walk_state *w, uintptr_t addr, uintptr_t len)
+{
+    if (addr >= w->segment_lo && addr + len <= w->segment_hi && addr + len > addr)
+        return 1;
+    return modules_segment_of(addr, len, &w->segment_lo, &w->segment_hi) == 0;
+}
 
 static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
                       void *arg)
 {
     struct walk_state *w = arg;
-    const struct unwind_start *s = w->start;
+    const struct unwind_start *s = &w->now;
     if (write)
         return -UNW_EINVAL;
     if (addr >= s->stack_lo && addr + sizeof *val <= s->stack_hi && addr + sizeof *val > addr) {
@@ -91,7 +105,7 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int
         memcpy(val, at, sizeof *val);
         return 0;
     }
-    if (modules_readable(addr, sizeof *val)) {
+    if (in_module_segment(w, addr, sizeof *val)) {
         memcpy(val, (const void *)addr, sizeof *val);
         return 0;
     }
@@ -131,7 +145,7 @@ void unwind_bound_stack(struct unwind_start *s, uintptr_t lo, uintptr_t hi)
 static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write,
                       void *arg)
 {
-    const struct unwind_start *s = ((const struct walk_state *)arg)->start;
+    const struct unwind_start *s = &((const struct walk_state *)arg)->now;
     if (write || reg < 0 || reg > UNW_X86_64_RIP || !(s->known & (1u << reg)))
         return -UNW_EBADREG;
     *val = s->regs[reg];
@@ -231,7 +245,7 @@ static int plausible_return(struct walk_state *w, uint64_t ip)
 {
     if (modules_contains(ip - 1) || code_map_is_jit_code(ip - 1))
         return 1;
-    if (ip >= w->start->stack_lo && ip < w->start->stack_hi)
+    if (ip >= w->now.stack_lo && ip < w->now.stack_hi)
         return 0;
     code_map_ask();
     uint8_t before[16]; /* the aligned words that hold [ip - 8, ip) */
@@ -245,45 +259,120 @@ static int plausible_return(struct walk_state *w, uint64_t ip)
     return arch_follows_call(before + (ip - 8 - first));
 }
 
-static uint32_t walk(struct walk_state *w, uint64_t *frames, uint64_t *slots, uint32_t max,
-                     uint32_t *flags)
+/* Where a walk is: the frames so far, and where they go. */
+struct frames_out {
+    uint64_t *frames, *slots; /* slots may be NULL */
+    uint32_t n, max;
+    uint32_t *flags;
+};
+
+/* How a run of frames ended. */
+enum run_end { RUN_ENDED, RUN_SWITCH };
+
+/* Appends a return address read from slot (0: none); RUN_ENDED when the
+ * stack is full or ip is no return address, else RUN_SWITCH. */
+static enum run_end append(struct walk_state *w, struct frames_out *o, uint64_t ip,
+                           uint64_t slot)
 {
-    uint32_t n = 0;
-    if (slots)
-        slots[n] = 0;
-    frames[n++] = w->start->regs[UNW_X86_64_RIP];
+    if (o->n == o->max) {
+        *o->flags |= STOKE_STACK_TRUNCATED;
+        return RUN_ENDED;
+    }
+    if (!plausible_return(w, ip)) {
+        *o->flags |= STOKE_STACK_PARTIAL;
+        return RUN_ENDED;
+    }
+    if (o->slots)
+        o->slots[o->n] = slot;
+    o->frames[o->n++] = ip;
+    return RUN_SWITCH;
+}
+
+/* Reads the stack word at addr, in the stack being walked only. */
+static int stack_word(const struct walk_state *w, uint64_t addr, uint64_t *value)
+{
+    const struct unwind_start *s = &w->now;
+    if (addr < s->stack_lo || addr + 8 > s->stack_hi || addr + 8 < addr || (addr & 7))
+        return -1;
+    memcpy(value, s->copy ? s->copy + (addr - s->stack_lo) : (const uint8_t *)addr, 8);
+    return 0;
+}
+
+static const uint32_t FRAME_REGS =
+    1u << UNW_X86_64_RIP | 1u << UNW_X86_64_RSP | 1u << UNW_X86_64_RBP;
+
+/* JIT code has no unwind tables; V8's and HotSpot's frames (with
+ * -XX:+PreserveFramePointer) keep a frame pointer: its chain is followed
+ * directly, two stack reads a frame, while it stays in JIT code. */
+static enum run_end jit_frames(struct walk_state *w, struct frames_out *o)
+{
+    uint64_t *regs = w->now.regs;
+    for (;;) {
+        uint64_t fp = regs[UNW_X86_64_RBP], caller_fp, ip;
+        if (!(w->now.known & 1u << UNW_X86_64_RBP) || fp < regs[UNW_X86_64_RSP] ||
+            stack_word(w, fp, &caller_fp) || stack_word(w, fp + 8, &ip)) {
+            *o->flags |= STOKE_STACK_PARTIAL;
+            return RUN_ENDED;
+        }
+        if (ip == 0 || append(w, o, ip, fp + 8) == RUN_ENDED)
+            return RUN_ENDED;
+        regs[UNW_X86_64_RIP] = ip;
+        regs[UNW_X86_64_RSP] = fp + 16;
+        regs[UNW_X86_64_RBP] = caller_fp;
+        w->now.known = FRAME_REGS;
+        if (!code_map_is_jit_code(ip - 1))
+            return RUN_SWITCH;
+    }
+}
+
+/* Everything else: libunwind, from the frame the walk is at, until a
+ * frame in JIT code. */
+static enum run_end unwound_frames(struct walk_state *w, struct frames_out *o)
+{
     unw_cursor_t cursor;
     if (lib.init_remote(&cursor, address_space, w) < 0) {
-        *flags = STOKE_STACK_PARTIAL;
-        return n;
+        *o->flags |= STOKE_STACK_PARTIAL;
+        return RUN_ENDED;
     }
     for (;;) {
         /* a frame a signal interrupted saved its pc in the signal frame, not
          * below its sp: no slot can be checked for it (slot 0) */
-        int interrupted = slots && lib.is_signal_frame && lib.is_signal_frame(&cursor) > 0;
+        int interrupted = o->slots && lib.is_signal_frame && lib.is_signal_frame(&cursor) > 0;
         int step = lib.step(&cursor);
         if (step <= 0) {
             if (step < 0)
-                *flags |= STOKE_STACK_PARTIAL;
-            return n;
+                *o->flags |= STOKE_STACK_PARTIAL;
+            return RUN_ENDED;
         }
-        if (n == max) {
-            *flags |= STOKE_STACK_TRUNCATED;
-            return n;
-        }
-        unw_word_t ip, sp;
+        unw_word_t ip, sp, fp;
         if (lib.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0)
-            return n;
-        if (!plausible_return(w, ip)) {
-            *flags |= STOKE_STACK_PARTIAL;
-            return n;
+            return RUN_ENDED;
+        int have_sp = lib.get_reg(&cursor, UNW_REG_SP, &sp) == 0;
+        /* the call pushed the return address just below the caller's sp */
+        if (append(w, o, ip, interrupted || !have_sp ? 0 : sp - sizeof(uint64_t)) == RUN_ENDED)
+            return RUN_ENDED;
+        if (have_sp && code_map_is_jit_code(ip - 1) &&
+            lib.get_reg(&cursor, UNW_X86_64_RBP, &fp) == 0) {
+            w->now.regs[UNW_X86_64_RIP] = ip;
+            w->now.regs[UNW_X86_64_RSP] = sp;
+            w->now.regs[UNW_X86_64_RBP] = fp;
+            w->now.known = FRAME_REGS;
+            return RUN_SWITCH;
         }
-        if (slots) /* the call pushed the return address just below the caller's sp */
-            slots[n] = interrupted || lib.get_reg(&cursor, UNW_REG_SP, &sp) < 0
-                           ? 0
-                           : sp - sizeof(uint64_t);
-        frames[n++] = ip;
     }
+}
+
+static uint32_t walk(struct walk_state *w, uint64_t *frames, uint64_t *slots, uint32_t max,
+                     uint32_t *flags)
+{
+    struct frames_out o = {frames, slots, 0, max, flags};
+    if (slots)
+        slots[0] = 0;
+    frames[o.n++] = w->now.regs[UNW_X86_64_RIP];
+    int in_jit = code_map_is_jit_code(frames[0]);
+    while ((in_jit ? jit_frames(w, &o) : unwound_frames(w, &o)) == RUN_SWITCH)
+        in_jit = !in_jit;
+    return o.n;
 }
 
 uint32_t unwind_stack_slots(const struct unwind_start *s, uint64_t *frames, uint64_t *slots,
@@ -294,7 +383,8 @@ uint32_t unwind_stack_slots(const struct unwind_start *s, uint64_t *frames, uint
         return 0;
     unwinding = 1;
     struct walk_state w;
-    w.start = s;
+    w.now = *s;
+    w.segment_lo = w.segment_hi = 0;
     memset(w.pages.address, 0, sizeof w.pages.address);
     w.pages.next = w.pages.reads = 0;
     uint32_t n = walk(&w, frames, slots, max, flags);
