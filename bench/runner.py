@@ -25,15 +25,17 @@ class Run:
     stdout: str
 
 
-def run_command(argv, scratch, env_extra=None):
-    """Runs argv to completion with stdin closed; stdout and stderr go to
-    files in scratch (no pipes that could fill and stall the timing)."""
+def run_command(argv, scratch, env_extra=None, cwd=None):
+    """Runs argv to completion with stdin closed, in cwd (default: this
+    process's); stdout and stderr go to files in scratch (no pipes that could
+    fill and stall the timing)."""
     env = dict(os.environ, **(env_extra or {}))
     out_path = os.path.join(scratch, "last.stdout")
     err_path = os.path.join(scratch, "last.stderr")
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                cwd=cwd)
         _, status, usage = os.wait4(proc.pid, 0)
         wall_s = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen

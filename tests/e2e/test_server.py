@@ -34,11 +34,6 @@
                     process is in the report, nothing is left running
   redis             redis-server from Debian under redis-benchmark: its
                     command loop is in the profile, it shut down cleanly
-  node_server       examples/node/server.js under autocannon (from npm, see
-                    scripts/setup.sh) with node --perf-basic-prof: the
-                    JavaScript renderTree is the hottest function, named from
-                    the perf map, and its stacks go down through node's
-                    native frames to node::Start and _start
   interrupt         Ctrl-C (SIGINT to stoke) during the load: the server stops
                     through its handler, the report is written, exit 130; the
                     same after SIGTERM, exit 143; a second Ctrl-C with a
@@ -60,10 +55,8 @@ sys.path.insert(0, VIEWER_TOOLS)
 from report_data import load_report_data  # noqa: E402
 
 HTTP_SERVER = os.environ["E2E_HTTP_SERVER"]
-NODE_EXAMPLE = os.environ["E2E_NODE_EXAMPLE"]
 TOOLS = {name: os.environ.get(f"E2E_{name}", "") for name in
-         ("WRK", "AB", "NGINX", "REDIS_SERVER", "REDIS_BENCHMARK", "NODE")}
-TOOLS["AUTOCANNON"] = os.path.join(NODE_EXAMPLE, "node_modules", ".bin", "autocannon")
+         ("WRK", "AB", "NGINX", "REDIS_SERVER", "REDIS_BENCHMARK")}
 WRK = f"{TOOLS['WRK']} -t1 -c4 -d2s http://127.0.0.1:$PORT/"
 AB = f"{TOOLS['AB']} -n 1500 -c 4 http://127.0.0.1:${{PORT}}/"
 
@@ -72,8 +65,10 @@ def needs(*names):
     """Fails clearly when a tool the case runs is not installed."""
     for name in names:
         expect(os.access(TOOLS[name], os.X_OK), f"needs {name.lower().replace('_', '-')} "
-               "(wrk, apache2-utils, nginx-light, redis-server, nodejs from apt; autocannon "
-               "from npm in examples/node); run scripts/setup.sh")
+               "(wrk, apache2-utils, nginx-light, redis-server from apt); run "
+               "scripts/setup.sh")
+
+
 PORT_FOUND = re.compile(r"stoke: the server listens on port (\d+)")
 
 
@@ -385,41 +380,6 @@ def redis():
     expect_all_gone(p["pid"] for p in load_report_data(path)["processes"])
 
 
-def node_server():
-    needs("NODE", "AUTOCANNON")
-    out = fresh_dir("node_server")
-    result = record_server(out, [TOOLS["NODE"], "--perf-basic-prof",
-                                 os.path.join(NODE_EXAMPLE, "server.js")],
-                           ["-P", f"{TOOLS['AUTOCANNON']} -d 2 http://127.0.0.1:$PORT/"])
-    expect_gentle_stop(result, "server.js: shutting down")
-    path, html = report_of(out)
-    try:
-        expect_javascript_stacks(result, out, html)
-    finally:  # node leaves its perf map behind
-        for process in load_report_data(path)["processes"]:
-            if os.path.exists(f"/tmp/perf-{process['pid']}.map"):
-                os.remove(f"/tmp/perf-{process['pid']}.map")
-
-
-def expect_javascript_stacks(result, out, html):
-    expect("requests in" in html, "autocannon's output is not in the report")
-    hottest = re.search(r"^\s+[\d.]+%\s+[\d.]+%\s+(.*)$", text(result.stderr), re.M)
-    expect(hottest and "renderTree" in hottest.group(1) and "server.js" in hottest.group(1),
-           "the JavaScript renderTree is not the hottest function", describe(result))
-    folded = run([STOKE, "report", out, "--folded"])
-    in_render = reaching_start = 0
-    for line in text(folded.stdout).splitlines():
-        stack, _, count = line.rpartition(" ")
-        frames = stack.split(";")
-        if any("renderTree" in f for f in frames):
-            in_render += int(count)
-            if frames[1:2] == ["_start"] and any(f.startswith("node::Start") for f in frames):
-                reaching_start += int(count)
-    expect(in_render and reaching_start >= 0.9 * in_render,
-           f"only {reaching_start} of {in_render} renderTree samples have stacks down to "
-           "node::Start and _start", text(folded.stdout)[:3000])
-
-
 def start_until(out, server, options, marker):
     """Starts stoke record in the background; returns it once its stderr
     shows marker (the lines read so far in .seen)."""
@@ -486,5 +446,5 @@ if __name__ == "__main__":
     sys.exit(main({f.__name__: f for f in [
         server_wrk, server_ab, server_forking, server_wrapped, server_late_bind,
         server_daemonizes, server_ignores_sigint, server_never_listens, server_exits_early,
-        server_crashes, load_fails, duration, port_option, collect_only, open_report, nginx_workers, redis,
-        node_server, interrupt]}))
+        server_crashes, load_fails, duration, port_option, collect_only, open_report,
+        nginx_workers, redis, interrupt]}))
