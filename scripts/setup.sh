@@ -45,8 +45,9 @@ npm_install() {
     fi
 }
 
-# autocannon, the load tool of the Node.js example (examples/node) and its test.
-npm_install examples/node "autocannon"
+# The Node.js example (examples/node: express, react, react-dom) and its load
+# tool, autocannon; tests/e2e/test_node.py profiles it.
+npm_install examples/node "the Node.js example's packages and autocannon"
 # The browser tests drive Debian's chromium with playwright-core (no browser
 # download; pinned to a release that runs on Debian 12's Node.js 18 as well as
 # on newer ones); bench/viewer_bench.mjs compares the report with d3-flame-graph.
