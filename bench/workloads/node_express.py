@@ -1,5 +1,6 @@
 """node_express.py - figure 11: the Node.js example app (examples/node/server.js:
-express 5 and React 19 server-side rendering) under autocannon, bare, under
+express 5 and React 19 server-side rendering, NODE_ENV=production as a
+server runs) under autocannon, bare, under
 `stoke record -P` and under `0x -P` (the one-command Node.js profiler), in
 the same interleaved rounds.
 
@@ -48,6 +49,8 @@ AUTOCANNON = os.path.join(EXAMPLE, "node_modules", ".bin", "autocannon")
 ZERO_X_DIR = os.path.join(BENCH_DIR, "node")
 ZERO_X = os.path.join(ZERO_X_DIR, "node_modules", ".bin", "0x")
 REPORT = "flamegraph.html"  # the name both stoke and 0x give their report
+# The server runs as servers do in production: React's production build.
+SERVER_ENV = dict(os.environ, NODE_ENV="production")
 
 
 @dataclass
@@ -82,8 +85,8 @@ class Bare:
         port = free_port()
         with open(ctx.output_path("bare-server.log"), "wb") as log:
             server = subprocess.Popen(["taskset", "-c", "0", "node", SERVER, str(port)],
-                                      cwd=workdir, stdin=subprocess.DEVNULL, stdout=log,
-                                      stderr=log, start_new_session=True)
+                                      cwd=workdir, env=SERVER_ENV, stdin=subprocess.DEVNULL,
+                                      stdout=log, stderr=log, start_new_session=True)
             try:
                 wait_until_listening(port, server)
                 load = subprocess.run(load_argv("http://127.0.0.1:%d/" % port),
@@ -111,7 +114,7 @@ class OneCommand:
         out = os.path.join(workdir, "out")
         argv = (["taskset", "-c", "0"] + self.argv_before_load(out)
                 + ["-P", load_for_shell(), "--", "node", SERVER])
-        done = run_command(argv, ctx.scratch, cwd=workdir)
+        done = run_command(argv, ctx.scratch, env_extra={"NODE_ENV": "production"}, cwd=workdir)
         report = os.path.join(out, REPORT)
         if not os.path.exists(report):
             raise BenchError("`%s` wrote no %s" % (" ".join(argv), report))
