@@ -153,6 +153,13 @@ static int set_port_channel(int fd)
     return setenv(STOKE_ENV_PORT_FD, value, 1);
 }
 
+int launch_asks_node_for_names(int runtime_names)
+{
+    const char *node = getenv("NODE_OPTIONS");
+    return runtime_names &&
+           !(node && (strstr(node, "--perf-basic-prof") || strstr(node, "--perf-prof")));
+}
+
 /* Asks node (through NODE_OPTIONS, appended to) and the JVM (through the
  * agent) to name their generated code, unless the user said not to; a
  * NODE_OPTIONS that asks for a perf map already is the user's to keep. */
@@ -161,7 +168,7 @@ static int set_runtime_names(int on)
     if (!on)
         return unsetenv(STOKE_ENV_RUNTIME_NAMES);
     const char *node = getenv("NODE_OPTIONS");
-    if (node && (strstr(node, "--perf-basic-prof") || strstr(node, "--perf-prof")))
+    if (!launch_asks_node_for_names(on))
         return setenv(STOKE_ENV_RUNTIME_NAMES, "java", 1);
     char options[8192];
     if (snprintf(options, sizeof options, "%s%s%s", node ? node : "", node && *node ? " " : "",

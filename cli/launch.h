@@ -53,6 +53,10 @@ struct launched {
 int launch(const struct launch_plan *plan, struct launched *child, char *err, size_t errlen,
            int *failure_status);
 
+/* 1 when stoke asks node for its perf map (runtime names on, and the
+ * user's NODE_OPTIONS does not ask for one itself). */
+int launch_asks_node_for_names(int runtime_names);
+
 /* Waits for the child to end and returns its wait status. While it waits
  * (without a session_mask), SIGINT and SIGQUIT are left to the child and
  * SIGTERM and SIGHUP are passed on. Then stoke's signals are as before the

@@ -30,6 +30,7 @@
 #include "open_report.h"
 #include "outputs.h"
 #include "recording_report.h"
+#include "runtime_leftovers.h"
 #include "server_session.h"
 #include "signal_name.h"
 #include "summary.h"
@@ -430,6 +431,19 @@ static int record_status(int command_status, enum run_report reported, int warne
                                                                        : command_status;
 }
 
+/* What node could not clean up itself (a process killed) goes once its
+ * names are in the traces. */
+static void remove_leftovers(const struct record_options *opt, const struct launched *child)
+{
+    struct recording r;
+    char err[PATH_MAX + 256];
+    if (!launch_asks_node_for_names(opt->runtime_names) ||
+        find_run_traces(child->output_dir, &child->earlier, &r, err, sizeof err) <= 0)
+        return;
+    remove_runtime_leftovers(&r, 1);
+    free_recording(&r);
+}
+
 /* The files the run made stay listed for the next recording to remove. */
 static void finish_output_dir(struct launched *child)
 {
@@ -507,6 +521,7 @@ static int record_session(const struct record_options *opt, struct launch_plan *
                                       result.output.dropped) == 0;
     free(result.output.text);
     enum run_report reported = REPORT_WRITTEN;
+    remove_leftovers(opt, &child);
     if (result.write_report) {
         struct run_measures run = {.wall_us = result.wall_us};
         reported = report_run(opt, &child, &run, warned, saved_load);
@@ -540,6 +555,7 @@ static int record_alone(const struct record_options *opt, const struct launch_pl
                                .cpu_us = child.cpu_us + left.cpu_us,
                                .running = left.running,
                                .nrunning = left.nrunning};
+    remove_leftovers(opt, &child);
     enum run_report reported = report_run(opt, &child, &run, warned, 0);
     free_left_running(&left);
     finish_output_dir(&child);

@@ -28,6 +28,7 @@
 
 #define PROBE_INTERVAL_MS 100
 #define KILL_WAIT_MS 2000
+#define CRASH_GRACE_MS 300 /* how long a failed load waits to see the server die */
 
 struct session {
     const struct session_plan *plan;
@@ -246,6 +247,8 @@ static void run_load(struct session *s, int *status)
     while (s->load_running && s->server_alive && !s->interrupts && !duration_over(s))
         wait_events(s, now_ms() + 1000);
     load_command_pump(&s->load);
+    if (!s->load_running && s->load_status != 0 && s->server_alive)
+        wait_until(s, server_gone, CRASH_GRACE_MS); /* the tool may have seen it first */
     char how[96];
     if (!s->server_alive) { /* first: a load tool fails when its server crashes */
         describe_status(s->server_status, how, sizeof how);

@@ -98,8 +98,7 @@ static uint8_t js_kind(const char *file)
 
 static const char *unnamed(const char *tag, size_t tag_len)
 {
-    if ((tag_len == 6 && !strncmp(tag, "Script", 6)) ||
-        (tag_len == 8 && !strncmp(tag, "Function", 8))) /* node 18: a module's top level */
+    if (tag_len == 6 && !strncmp(tag, "Script", 6))
         return "(top level)";
     if (tag_len == 4 && !strncmp(tag, "Eval", 4))
         return "(eval)";

@@ -19,13 +19,19 @@ from npm), with no flag from the user.
   node_options   NODE_OPTIONS the user set stays in force (a heap limit the
                  program reads back) and their own --perf-basic-prof keeps
                  its perf map, which stoke then leaves in place
+  node_killed    node killed with SIGKILL (its agent cannot clean up): stoke
+                 record removes its perf map and isolate log, and the report
+                 names its JavaScript from the trace
 
 usage: test_node.py CASE
 """
 import glob
 import os
 import re
+import signal
+import subprocess
 import sys
+import time
 
 from e2e_support import (STOKE, VIEWER_TOOLS, Folded, describe, expect, fresh_dir, main,
                          report_folded, run, text, traces_in)
@@ -39,7 +45,7 @@ AUTOCANNON = os.path.join(EXAMPLE, "node_modules", ".bin", "autocannon")
 LOAD = f"{AUTOCANNON} -d 3 -c 4 http://127.0.0.1:$PORT/"
 TIMEOUT_S = 90
 
-TREE = re.compile(r"^Tree (\S*/)?lib/tree\.js:\d+:\d+$")
+TREE = re.compile(r"^Tree (\S*/)?lib/tree\.js:\d+(:\d+)?$")  # node 18 gives no column
 UNNAMED = re.compile(r"\+0x[0-9a-f]+$")
 RAW_V8_NAME = re.compile(r"^(JS|LazyCompile|Function):")
 
@@ -196,6 +202,29 @@ def node_options():
             os.remove(log)
 
 
+KILLED_AFTER_S = 2.5
+
+
+def node_killed():
+    needs_node()
+    work = fresh_dir("node_killed")
+    out = os.path.join(work, "out")
+    script = os.path.join(EXAMPLE, "bin", "render.js")
+    stoke = subprocess.Popen([STOKE, "record", "-o", out, "--", NODE, script, "100000"],
+                             cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(KILLED_AFTER_S)
+    pids = pids_of(out)
+    expect(len(pids) == 1, "expected node's trace", " ".join(traces_in(out)))
+    os.kill(pids[0], signal.SIGKILL)
+    _, err = stoke.communicate(timeout=TIMEOUT_S)
+    expect(stoke.returncode == 128 + signal.SIGKILL, f"stoke exited {stoke.returncode}",
+           text(err))
+    expect_nothing_left(work, pids)
+    folded, _ = report_folded(out)
+    expect_named_javascript(folded, "node killed with SIGKILL")
+
+
 if __name__ == "__main__":
     raise SystemExit(main({"node_express": node_express, "node_cluster": node_cluster,
-                           "node_npm": node_npm, "node_options": node_options}))
+                           "node_npm": node_npm, "node_options": node_options,
+                           "node_killed": node_killed}))
