@@ -5,9 +5,10 @@ from npm), with no flag from the user.
   node_express   the server under autocannon: the hottest JavaScript is the
                  app's Tree component, named "Tree lib/tree.js:L:C"
                  relative to the server's working directory; at most 2% of
-                 samples end in unnamed code; no frame is a stack address; a
-                 function V8 compiled in two tiers is one frame in --folded
-                 while the report keeps each tier; stacks reach _start; no
+                 samples end in unnamed code that elfutils can name; no
+                 frame is a stack address; a function V8 compiled in two
+                 tiers is one frame in --folded while the report keeps each
+                 tier; stacks reach _start; no
                  isolate-*.log is left in the working directory and no perf
                  map in /tmp, and the report made again afterwards names the
                  same JavaScript; the server stops through its SIGINT handler
@@ -46,7 +47,7 @@ LOAD = f"{AUTOCANNON} -d 3 -c 4 http://127.0.0.1:$PORT/"
 TIMEOUT_S = 90
 
 TREE = re.compile(r"^Tree (\S*/)?lib/tree\.js:\d+(:\d+)?$")  # node 18 gives no column
-UNNAMED = re.compile(r"\+0x[0-9a-f]+$")
+UNNAMED = re.compile(r"^(.*)\+(0x[0-9a-f]+)$")
 RAW_V8_NAME = re.compile(r"^(JS|LazyCompile|Function):")
 
 
@@ -78,8 +79,36 @@ def expect_named_javascript(folded, what):
     expect(not raw, f"{what}: frames keep V8's raw names", " ".join(raw[:5]))
 
 
+def node_modules():
+    """Path of each file node runs code from, by the name stoke gives it."""
+    listed = run(["ldd", NODE], timeout=TIMEOUT_S).stdout
+    paths = re.findall(r"=> (/\S+)", text(listed))
+    return {os.path.basename(p): p for p in [os.path.realpath(NODE), *paths]}
+
+
+def names_elfutils_finds(path, offsets):
+    """The offsets eu-addr2line names in path: a library without a symbol
+    table (Debian's libnode) has functions no tool can name."""
+    result = run(["eu-addr2line", "-f", "-e", path, *offsets], timeout=TIMEOUT_S)
+    names = text(result.stdout).splitlines()[::2]
+    return {o for o, name in zip(offsets, names) if name != "??"}
+
+
 def unnamed_leaf_share(folded):
-    unnamed = sum(n for s, n in folded.stacks.items() if UNNAMED.search(s[-1]))
+    """Share of samples whose leaf stoke left unnamed though it is
+    nameable: code in no file, or an address elfutils names."""
+    modules = node_modules()
+    leaves = {}
+    for stack, n in folded.stacks.items():
+        found = UNNAMED.match(stack[-1])
+        if found:
+            leaves.setdefault(found.group(1), {}).setdefault(found.group(2), 0)
+            leaves[found.group(1)][found.group(2)] += n
+    unnamed = 0
+    for module, counts in leaves.items():
+        path = modules.get(module)
+        nameable = names_elfutils_finds(path, list(counts)) if path else set(counts)
+        unnamed += sum(n for offset, n in counts.items() if offset in nameable)
     return 100.0 * unnamed / max(folded.total(), 1)
 
 
