@@ -57,3 +57,6 @@ npm_install viewer "playwright-core and d3-flame-graph"
 # The format tests read stoke's files with speedscope's schema and a pprof
 # decoder from npm (tests/formats/package.json).
 npm_install tests/formats "the format tests' readers"
+# The JS heap tests check stoke's numbers against DevTools' own heap snapshot
+# code (tests/js_heap/package.json).
+npm_install tests/js_heap "DevTools' heap snapshot code"
