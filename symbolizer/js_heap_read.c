@@ -834,7 +834,10 @@ static void syntax_error(struct reader *r)
 {
     unsigned char *message = yajl_get_error(r->parser, 0, NULL, 0);
     char *text = (char *)message;
-    text[strcspn(text, "\n")] = '\0';
+    size_t len = strcspn(text, "\n");
+    while (len > 0 && (text[len - 1] == '.' || text[len - 1] == ' '))
+        len--;
+    text[len] = '\0';
     uint64_t at = r->offset + yajl_get_bytes_consumed(r->parser);
     fail(r, "not a V8 heap snapshot: JSON %s at byte %" PRIu64, text, at);
     yajl_free_error(r->parser, message);
@@ -867,8 +870,12 @@ static int parse_file(struct reader *r, int fd)
         r->offset += (uint64_t)n;
     }
     free(chunk);
-    if (rc == 0 && r->top_closed && yajl_complete_parse(r->parser) != yajl_status_ok) {
-        syntax_error(r);
+    /* The end of a whole file, or of one that never opened its object (a
+     * number at the top is only known to end here); not of a cut one. */
+    int finish = r->top_closed || (!r->top_seen && r->offset > 0);
+    if (rc == 0 && finish && yajl_complete_parse(r->parser) != yajl_status_ok) {
+        if (!r->failed)
+            syntax_error(r);
         rc = -1;
     }
     return rc;
