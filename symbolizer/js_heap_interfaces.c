@@ -296,7 +296,8 @@ static struct stoke_js_interfaces *new_interfaces(size_t n)
 
 static struct stoke_js_interfaces *choose_interfaces(struct inference *in)
 {
-    qsort(in->candidates, in->ncandidates, sizeof *in->candidates, by_count);
+    if (in->ncandidates > 1)
+        qsort(in->candidates, in->ncandidates, sizeof *in->candidates, by_count);
     size_t n = 0;
     while (n < in->ncandidates && common_enough(in, &in->candidates[n]))
         n++;
@@ -397,7 +398,8 @@ static size_t sorted_properties(struct js_interface_matcher *m, uint32_t node)
                                    sizeof *m->properties);
         m->properties[n++].name = stoke_js_heap_string(h, h->edge_name[e]);
     }
-    qsort(m->properties, n, sizeof *m->properties, by_property);
+    if (n > 1)
+        qsort(m->properties, n, sizeof *m->properties, by_property);
     size_t unique = 0;
     for (size_t i = 0; i < n; i++)
         if (!unique || strcmp(m->properties[i].name, m->properties[unique - 1].name) != 0)
