@@ -390,15 +390,23 @@ static size_t first_capacity(const struct reader *r, uint64_t claimed, unsigned 
     return (size_t)(n ? n : 16);
 }
 
+/* The capacity an array of records (cap now) grows to for need records:
+ * twice cap, or the first capacity; 0 when cap holds need already. */
+static size_t grown(const struct reader *r, size_t cap, size_t need, enum part part,
+                    uint64_t claimed)
+{
+    if (need <= cap)
+        return 0;
+    size_t next = cap ? cap * 2 : first_capacity(r, claimed, r->fields[part].count);
+    return next < need ? need : next;
+}
+
 static void grow_nodes(struct reader *r, size_t need)
 {
     struct stoke_js_heap *h = r->heap;
-    if (need <= r->node_cap)
+    size_t cap = grown(r, r->node_cap, need, PART_NODES, r->claimed_nodes);
+    if (!cap)
         return;
-    size_t cap = r->node_cap ? r->node_cap * 2 : first_capacity(r, r->claimed_nodes,
-                                                                r->fields[PART_NODES].count);
-    if (cap < need)
-        cap = need;
     h->node_type = stoke_xrealloc(h->node_type, cap);
     h->node_name = stoke_xrealloc(h->node_name, cap * sizeof *h->node_name);
     h->node_id = stoke_xrealloc(h->node_id, cap * sizeof *h->node_id);
@@ -412,12 +420,9 @@ static void grow_nodes(struct reader *r, size_t need)
 static void grow_edges(struct reader *r, size_t need)
 {
     struct stoke_js_heap *h = r->heap;
-    if (need <= r->edge_cap)
+    size_t cap = grown(r, r->edge_cap, need, PART_EDGES, r->claimed_edges);
+    if (!cap)
         return;
-    size_t cap = r->edge_cap ? r->edge_cap * 2 : first_capacity(r, r->claimed_edges,
-                                                                r->fields[PART_EDGES].count);
-    if (cap < need)
-        cap = need;
     h->edge_type = stoke_xrealloc(h->edge_type, cap);
     h->edge_name = stoke_xrealloc(h->edge_name, cap * sizeof *h->edge_name);
     h->edge_to = stoke_xrealloc(h->edge_to, cap * sizeof *h->edge_to);

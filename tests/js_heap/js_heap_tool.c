@@ -38,14 +38,21 @@ static void print_position(int located, const struct stoke_js_location *w)
         printf("%u:%u:%u", w->script_id, w->line, w->column);
 }
 
-static int read_only(const char *path)
+/* The snapshot at path, or NULL after its error on stderr. */
+static struct stoke_js_heap *read_snapshot(const char *path)
 {
     char err[512];
     struct stoke_js_heap *h = stoke_js_heap_read(path, err, sizeof err);
-    if (!h) {
+    if (!h)
         fprintf(stderr, "%s\n", err);
+    return h;
+}
+
+static int read_only(const char *path)
+{
+    struct stoke_js_heap *h = read_snapshot(path);
+    if (!h)
         return 1;
-    }
     printf("nodes %zu edges %zu strings %zu\n", h->node_count, h->edge_count, h->string_count);
     stoke_js_heap_free(h);
     return 0;
@@ -69,12 +76,9 @@ static void print_summary(const struct stoke_js_heap_analysis *a)
 
 static int summary(const char *path)
 {
-    char err[512];
-    struct stoke_js_heap *h = stoke_js_heap_read(path, err, sizeof err);
-    if (!h) {
-        fprintf(stderr, "%s\n", err);
+    struct stoke_js_heap *h = read_snapshot(path);
+    if (!h)
         return 1;
-    }
     struct stoke_js_heap_analysis *a = stoke_js_heap_analyze(h, NULL);
     print_summary(a);
     stoke_js_heap_analysis_free(a);

@@ -589,6 +589,11 @@ static void test_truncated(void)
     CHECK(strstr(err, "cut-nodes.heapsnapshot: snapshot is truncated at byte"));
     CHECK(strstr(err, "before the end of its nodes"));
 
+    CHECK(stoke_is_js_heap_file(full));
+    CHECK(stoke_is_js_heap_file(write_text("spaced.heapsnapshot", " \n{ \"snapshot\":{", 16)));
+    CHECK(!stoke_is_js_heap_file(write_text("folded.txt", "main;work 42\n", 13)));
+    CHECK(!stoke_is_js_heap_file(scratch_dir));
+
     path = write_text("empty.heapsnapshot", "", 0);
     CHECK(stoke_js_heap_read(path, err, sizeof err) == NULL);
     CHECK(strstr(err, "empty.heapsnapshot: is empty"));
