@@ -14,6 +14,7 @@
  *                                      new objects and bytes, deleted ones
  *   js_heap_tool folded FILE           the JS heap profile as folded stacks
  *                                      (js_shallow)
+ *   js_heap_tool pprof FILE OUT        the JS heap profile as pprof, to OUT
  *
  * Exits 0, or 1 with stoke's one-line error on stderr, or 2 on a usage
  * error.
@@ -31,6 +32,7 @@
 #include "js_heap_diff.h"
 #include "js_heap_profile.h"
 #include "js_heap_summary.h"
+#include "pprof.h"
 
 static void print_position(int located, const struct stoke_js_location *w)
 {
@@ -128,6 +130,21 @@ static int folded(const char *path)
     return rc ? 1 : 0;
 }
 
+static int pprof(const char *path, const char *out_path)
+{
+    char err[512];
+    struct stoke_profile *p = stoke_profile_new();
+    int rc = stoke_js_heap_load(p, path, err, sizeof err);
+    FILE *out = rc == 0 ? fopen(out_path, "w") : NULL;
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err);
+    else if (!out || stoke_write_pprof(out, p) != 0)
+        perror(out_path);
+    rc = rc || !out || fclose(out) != 0;
+    stoke_profile_free(p);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *command = argc > 1 ? argv[1] : "";
@@ -139,8 +156,11 @@ int main(int argc, char **argv)
         return diff(argv[2], argv[3]);
     if (argc == 3 && strcmp(command, "folded") == 0)
         return folded(argv[2]);
+    if (argc == 4 && strcmp(command, "pprof") == 0)
+        return pprof(argv[2], argv[3]);
     fputs("usage: js_heap_tool read|summary|folded FILE\n"
-          "       js_heap_tool diff BEFORE AFTER\n",
+          "       js_heap_tool diff BEFORE AFTER\n"
+          "       js_heap_tool pprof FILE OUT\n",
           stderr);
     return 2;
 }

@@ -6,8 +6,10 @@
 // concatenated strings, ~450 bytes, not one flat kilobyte), as an
 // independent reader (independent_summary.mjs, JSON.parse) finds them. The
 // objects and shallow bytes of every group of both snapshots must be what
-// that reader counts, exactly.
-// usage: node test_leak.mjs JS_HEAP_TOOL WORK_DIR
+// that reader counts, exactly. In the JS heap profile, read back by go tool
+// pprof, the Leak frame's cumulative bytes (its width in a flame graph) are
+// the Leak group's retained bytes.
+// usage: node test_leak.mjs JS_HEAP_TOOL WORK_DIR GO
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -15,7 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { compareSummaries, parseRows } from './compare_rows.mjs'
 import { edgesOf, readSnapshot, summary, typeOf, nameOf } from './independent_summary.mjs'
 
-const [tool, work] = process.argv.slice(2)
+const [tool, work, go] = process.argv.slice(2)
 const here = dirname(fileURLToPath(import.meta.url))
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
@@ -68,6 +70,15 @@ expect(leaks === 20000, `the independent reader finds ${leaks} Leak objects`)
 expect(Math.abs(grew - held) <= held * 0.1,
   `Leak retained bytes grew by ${grew}; the objects and their strings hold ${held} ` +
   `(${(held / leaks).toFixed(0)} bytes each)`)
+
+// The profile: go tool pprof -top's cumulative bytes of the Leak frame.
+const pprof = join(work, 'after.pb.gz')
+execFileSync(tool, ['pprof', after, pprof])
+const top = execFileSync(go, ['tool', 'pprof', '-top', '-unit=B', '-nodefraction=0', '-sample_index=js_shallow', pprof],
+  { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+const leakLine = top.split('\n').find(l => / Leak$/.test(l))
+const cum = leakLine ? Number(leakLine.trim().split(/\s+/)[3].replace(/B$/, '')) : NaN
+expect(cum === retainedAfter, `the profile's Leak frame holds ${cum} bytes under it, the Leak group retains ${retainedAfter}`)
 
 console.log(`${failures ? 'FAILED' : 'passed'}: ${failures} failures`)
 process.exit(failures ? 1 : 0)
