@@ -262,6 +262,9 @@ static void sample_values(const struct stoke_profile *p, const struct stoke_row 
         v[1] = row->values[STOKE_HEAP_ALLOC_BYTES];
         v[2] = row->values[STOKE_HEAP_LIVE_OBJECTS];
         v[3] = row->values[STOKE_HEAP_LIVE_BYTES];
+    } else if (p->kind == STOKE_PROFILE_JS_HEAP) {
+        v[0] = row->values[STOKE_JS_HEAP_OBJECTS];
+        v[1] = row->values[STOKE_JS_HEAP_SHALLOW_BYTES];
     } else {
         v[0] = row->values[0];
         v[1] = samples_time_ns(row->values[0], sample_period_ns(p, parts->process));
@@ -352,6 +355,12 @@ static void sample_types(struct builder *b, PprofValueType *types, PprofProfile 
         types[3] = value_type(b, "inuse_space", "bytes");
         types[4] = value_type(b, "space", "bytes");
         out->period = p->nprocs ? (int64_t)p->procs[0].heap.sample_interval : 0;
+    } else if (p->kind == STOKE_PROFILE_JS_HEAP) { /* every object, exactly */
+        types[0] = value_type(b, "js_objects", "count");
+        types[1] = value_type(b, "js_shallow", "bytes");
+        types[4] = value_type(b, "space", "bytes");
+        out->period = 1;
+        out->default_sample_type = string_id(b, "js_shallow");
     } else {
         const char *clock = is_wall_clock(p) ? "wall" : "cpu";
         types[0] = value_type(b, "samples", "count");

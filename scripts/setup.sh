@@ -11,6 +11,8 @@ libzstd-dev zstd libiberty-dev elfutils binutils g++ python3 chromium
 protobuf-c-compiler libprotobuf-c-dev golang-github-google-pprof-dev zlib1g-dev
 libcurl4-openssl-dev protobuf-compiler golang-go
 wrk apache2-utils nginx-light redis-server clang libclang-rt-14-dev"
+# Node's heap snapshots (.heapsnapshot: JSON) are read with YAJL's streaming parser.
+packages="$packages libyajl-dev"
 # The real programs and runtimes of tests/reliability.
 packages="$packages perl git sqlite3 xz-utils bc redis-tools default-jdk-headless"
 # The C library's debug info: reports name its internal functions
@@ -55,3 +57,6 @@ npm_install viewer "playwright-core and d3-flame-graph"
 # The format tests read stoke's files with speedscope's schema and a pprof
 # decoder from npm (tests/formats/package.json).
 npm_install tests/formats "the format tests' readers"
+# The JS heap tests check stoke's numbers against DevTools' own heap snapshot
+# code (tests/js_heap/package.json).
+npm_install tests/js_heap "DevTools' heap snapshot code"

@@ -1,7 +1,7 @@
 /*
  * profile.c - the offline profile model; see profile.h.
  *
- * Owns: interning of strings (arena + table), frames (by every field) and
+ * Owns: interning of strings (arena + index table), frames (by every field) and
  * stacks (by frame sequence); one row per distinct stack, row i belonging to
  * stack i; process summaries.
  * Never: reads files, symbolizes, or formats output.
@@ -13,90 +13,25 @@
 #include "alloc.h"
 #include "arena.h"
 #include "hash.h"
-
-/* An open-addressing table of indices into some array (slot = index + 1,
- * 0 = empty); the caller hashes and compares. Kept at most half full. */
-struct index_table {
-    uint32_t *slots;
-    uint64_t *hashes; /* hash of the entry in each slot */
-    size_t cap;       /* power of two */
-    size_t count;
-};
+#include "index_table.h"
 
 struct profile_impl {
     struct stoke_arena arena;
     /* interned strings */
     const char **strings;
     size_t nstrings, strings_cap;
-    struct index_table string_index;
+    struct stoke_index_table string_index;
     /* capacities of the public arrays */
     size_t frames_cap, procs_cap;
     size_t stack_frames_cap, nstack_frames;
     size_t stack_start_cap, stack_len_cap, rows_cap;
-    struct index_table frame_index;
-    struct index_table stack_index;
+    struct stoke_index_table frame_index;
+    struct stoke_index_table stack_index;
 };
 
 static struct profile_impl *impl_of(const struct stoke_profile *p)
 {
     return p->impl;
-}
-
-/* --- index tables --------------------------------------------------------- */
-
-static void table_insert_slot(struct index_table *t, uint64_t hash, uint32_t index)
-{
-    size_t mask = t->cap - 1;
-    size_t i = hash & mask;
-    while (t->slots[i])
-        i = (i + 1) & mask;
-    t->slots[i] = index + 1;
-    t->hashes[i] = hash;
-}
-
-static void table_grow_if_needed(struct index_table *t)
-{
-    if ((t->count + 1) * 2 <= t->cap)
-        return;
-    struct index_table old = *t;
-    t->cap = old.cap ? old.cap * 2 : 1024;
-    t->slots = stoke_xcalloc(t->cap, sizeof *t->slots);
-    t->hashes = stoke_xmalloc(t->cap * sizeof *t->hashes);
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.slots[i])
-            table_insert_slot(t, old.hashes[i], old.slots[i] - 1);
-    free(old.slots);
-    free(old.hashes);
-}
-
-static void table_add(struct index_table *t, uint64_t hash, uint32_t index)
-{
-    table_grow_if_needed(t);
-    table_insert_slot(t, hash, index);
-    t->count++;
-}
-
-static void table_free(struct index_table *t)
-{
-    free(t->slots);
-    free(t->hashes);
-}
-
-/* Walks the entries whose hash equals hash: call with *pos = SIZE_MAX first;
- * returns the next candidate index, or -1 when there are none left. */
-static int64_t table_next(const struct index_table *t, uint64_t hash, size_t *pos)
-{
-    if (!t->cap)
-        return -1;
-    size_t mask = t->cap - 1;
-    size_t i = *pos == SIZE_MAX ? (hash & mask) : ((*pos + 1) & mask);
-    for (; t->slots[i]; i = (i + 1) & mask) {
-        if (t->hashes[i] == hash) {
-            *pos = i;
-            return t->slots[i] - 1;
-        }
-    }
-    return -1;
 }
 
 /* --- strings -------------------------------------------------------------- */
@@ -110,13 +45,13 @@ static const char *intern_string(struct stoke_profile *p, const char *s)
     uint64_t hash = stoke_hash_bytes(s, len);
     size_t pos = SIZE_MAX;
     int64_t idx;
-    while ((idx = table_next(&im->string_index, hash, &pos)) >= 0)
+    while ((idx = stoke_index_table_next(&im->string_index, hash, &pos)) >= 0)
         if (strcmp(im->strings[idx], s) == 0)
             return im->strings[idx];
     im->strings = stoke_grow(im->strings, &im->strings_cap, im->nstrings + 1, sizeof *im->strings);
     const char *copy = stoke_arena_strndup(&im->arena, s, len);
     im->strings[im->nstrings] = copy;
-    table_add(&im->string_index, hash, (uint32_t)im->nstrings);
+    stoke_index_table_add(&im->string_index, hash, (uint32_t)im->nstrings);
     im->nstrings++;
     return copy;
 }
@@ -151,9 +86,9 @@ void stoke_profile_free(struct stoke_profile *p)
     free(p->stack_start);
     free(p->stack_len);
     free(p->frames);
-    table_free(&im->frame_index);
-    table_free(&im->stack_index);
-    table_free(&im->string_index);
+    stoke_index_table_free(&im->frame_index);
+    stoke_index_table_free(&im->stack_index);
+    stoke_index_table_free(&im->string_index);
     free(im->strings);
     stoke_arena_free(&im->arena);
     free(im);
@@ -202,12 +137,12 @@ uint32_t stoke_profile_frame(struct stoke_profile *p, const struct stoke_frame *
     uint64_t hash = frame_hash(&key);
     size_t pos = SIZE_MAX;
     int64_t idx;
-    while ((idx = table_next(&im->frame_index, hash, &pos)) >= 0)
+    while ((idx = stoke_index_table_next(&im->frame_index, hash, &pos)) >= 0)
         if (frame_equal(&p->frames[idx], &key))
             return (uint32_t)idx;
     p->frames = stoke_grow(p->frames, &im->frames_cap, p->nframes + 1, sizeof *p->frames);
     p->frames[p->nframes] = key;
-    table_add(&im->frame_index, hash, (uint32_t)p->nframes);
+    stoke_index_table_add(&im->frame_index, hash, (uint32_t)p->nframes);
     return (uint32_t)p->nframes++;
 }
 
@@ -252,11 +187,11 @@ uint32_t stoke_profile_stack(struct stoke_profile *p, const uint32_t *frames, si
     uint64_t hash = stack_hash(frames, n);
     size_t pos = SIZE_MAX;
     int64_t idx;
-    while ((idx = table_next(&im->stack_index, hash, &pos)) >= 0)
+    while ((idx = stoke_index_table_next(&im->stack_index, hash, &pos)) >= 0)
         if (stack_equal(p, (uint32_t)idx, frames, n))
             return (uint32_t)idx;
     uint32_t s = append_stack(p, frames, n);
-    table_add(&im->stack_index, hash, s);
+    stoke_index_table_add(&im->stack_index, hash, s);
     return s;
 }
 

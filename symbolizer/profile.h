@@ -29,6 +29,11 @@ enum stoke_frame_kind {
                               * bytecode handlers, stubs, regexp code */
     STOKE_KIND_GC = 11,      /* the garbage collector's native functions */
     STOKE_KIND_IDLE = 12,    /* waiting for events (epoll_wait, poll, ...) */
+    STOKE_KIND_JS_HEAP = 13, /* objects of a JavaScript heap snapshot, by
+                              * constructor as DevTools groups them (Leak,
+                              * (string), {id, name}), or one of V8's roots
+                              * ((GC roots)); a stack is a path down the
+                              * dominator tree (js_heap_profile.h) */
 };
 
 /* The tier of V8 that compiled a JavaScript frame's code (the mark before
@@ -59,10 +64,12 @@ struct stoke_frame {
                          * differ only here are one function, compiled twice */
 };
 
-/* What a profile measures; one profile never mixes the two. */
+/* What a profile measures; one profile never mixes them. */
 enum stoke_profile_kind {
     STOKE_PROFILE_CPU = 0,  /* value 0 "samples"/"count" (from CPU traces) */
     STOKE_PROFILE_HEAP = 1, /* the four heap values below (from heap snapshots) */
+    STOKE_PROFILE_JS_HEAP = 2, /* the two JS heap values below (from V8
+                                * .heapsnapshot files) */
 };
 
 /* The values of a heap profile, in this order (nvalues = 4). */
@@ -72,6 +79,15 @@ enum stoke_heap_value {
     STOKE_HEAP_ALLOC_BYTES = 2,   /* "alloc_bytes"/"bytes": since the process started */
     STOKE_HEAP_ALLOC_OBJECTS = 3, /* "alloc_objects"/"count" */
     STOKE_HEAP_NVALUES = 4,
+};
+
+/* The values of a JS heap profile, in this order (nvalues = 2): each
+ * object's DevTools shallow size and a count of 1, on the stack of its
+ * dominators, so a frame's total is what the objects under it retain. */
+enum stoke_js_heap_value {
+    STOKE_JS_HEAP_SHALLOW_BYTES = 0, /* "js_shallow"/"bytes" */
+    STOKE_JS_HEAP_OBJECTS = 1,       /* "js_objects"/"count" */
+    STOKE_JS_HEAP_NVALUES = 2,
 };
 
 /* A heap snapshot's own account (its HEAP record). */
@@ -104,7 +120,8 @@ struct stoke_process_summary {
     uint64_t cpu_ns;          /* samples x period, CPU clock only */
     int ended_cleanly;        /* 1 if the END record was present */
     uint64_t bytes_lost;      /* compressed bytes after the first damage */
-    struct stoke_heap_summary heap; /* heap profiles only */
+    struct stoke_heap_summary heap; /* heap profiles only; a JS heap snapshot
+                                     * sets live_bytes and live_objects */
 };
 
 #define STOKE_MAX_VALUES 4

@@ -1,0 +1,241 @@
+/*
+ * js_heap_diff.c - the comparison of two heap snapshots; see js_heap_diff.h.
+ *
+ * Owns: the census of a snapshot (its groups' totals and their objects'
+ * ids and sizes, sorted by id), matching groups and objects across two
+ * snapshots, and the order of the changes.
+ * Never: keeps a pointer into a snapshot or an analysis.
+ */
+#include "js_heap_diff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "js_heap_class_table.h"
+#include "js_heap_interfaces.h"
+#include "js_heap_profile.h"
+
+enum { BEFORE = 0, AFTER = 1 };
+
+struct object {
+    uint32_t id;
+    uint64_t size;
+};
+
+struct stoke_js_census {
+    struct js_class_table table; /* the groups, with their totals */
+    uint32_t *object_start;      /* group c's objects are objects[object_start[c] ..
+                                  * object_start[c+1]-1], by id */
+    struct object *objects;
+};
+
+/* --- census ------------------------------------------------------------------ */
+
+static int by_id(const void *a, const void *b)
+{
+    uint32_t x = ((const struct object *)a)->id, y = ((const struct object *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static void copy_classes(struct stoke_js_census *c, const struct stoke_js_heap_analysis *a)
+{
+    for (size_t i = 0; i < a->nclasses; i++) {
+        const struct stoke_js_class *k = &a->classes[i];
+        uint32_t id = js_class_table_add(&c->table, k->name, k->located ? &k->where : NULL);
+        const char *name = c->table.classes[id].name;
+        c->table.classes[id] = *k;
+        c->table.classes[id].name = name;
+    }
+}
+
+/* The counted objects of each group, by id. */
+static void group_objects(struct stoke_js_census *c, const struct stoke_js_heap_analysis *a)
+{
+    size_t n = a->nclasses;
+    c->object_start = stoke_xcalloc(n + 2, sizeof *c->object_start);
+    for (uint32_t node = 0; node < a->heap->node_count; node++)
+        if (a->shallow[node])
+            c->object_start[a->class_of[node] + 2]++;
+    for (size_t i = 2; i <= n + 1; i++)
+        c->object_start[i] += c->object_start[i - 1];
+    c->objects = stoke_xmalloc((a->objects ? a->objects : 1) * sizeof *c->objects);
+    for (uint32_t node = 0; node < a->heap->node_count; node++)
+        if (a->shallow[node])
+            c->objects[c->object_start[a->class_of[node] + 1]++] =
+                (struct object){a->heap->node_id[node], a->shallow[node]};
+    for (size_t i = 0; i < n; i++)
+        qsort(c->objects + c->object_start[i], c->object_start[i + 1] - c->object_start[i],
+              sizeof *c->objects, by_id);
+}
+
+struct stoke_js_census *stoke_js_census_of(const struct stoke_js_heap_analysis *a)
+{
+    struct stoke_js_census *c = stoke_xcalloc(1, sizeof *c);
+    copy_classes(c, a);
+    group_objects(c, a);
+    return c;
+}
+
+void stoke_js_census_free(struct stoke_js_census *c)
+{
+    if (!c)
+        return;
+    js_class_table_free(&c->table);
+    free(c->object_start);
+    free(c->objects);
+    free(c);
+}
+
+/* --- the changes ----------------------------------------------------------------- */
+
+static const struct stoke_js_location *where_of(const struct stoke_js_class *k)
+{
+    return k->located ? &k->where : NULL;
+}
+
+/* Adds the groups of c that have objects to all. */
+static void add_groups(struct js_class_table *all, const struct stoke_js_census *c)
+{
+    for (size_t i = 0; i < c->table.nclasses; i++) {
+        const struct stoke_js_class *k = &c->table.classes[i];
+        if (k->count)
+            js_class_table_add(all, k->name, where_of(k));
+    }
+}
+
+/* The objects of group name/where in census c (none when it lacks it). */
+static const struct object *objects_of(const struct stoke_js_census *c,
+                                       const struct stoke_js_class *key, size_t *n,
+                                       const struct stoke_js_class **found)
+{
+    int64_t i = js_class_table_find(&c->table, key->name, where_of(key));
+    *found = i < 0 ? NULL : &c->table.classes[i];
+    *n = i < 0 ? 0 : c->object_start[i + 1] - c->object_start[i];
+    return i < 0 ? NULL : c->objects + c->object_start[i];
+}
+
+static void set_side(struct stoke_js_class_change *change, const struct stoke_js_class *k,
+                     int side)
+{
+    if (!k)
+        return;
+    change->count[side] = k->count;
+    change->shallow_bytes[side] = k->shallow_bytes;
+    change->retained_bytes[side] = k->retained_bytes;
+}
+
+/* New and deleted objects: those whose id only one side has. */
+static void match_objects(struct stoke_js_class_change *change, const struct object *before,
+                          size_t nbefore, const struct object *after, size_t nafter)
+{
+    size_t i = 0, j = 0;
+    while (i < nbefore || j < nafter) {
+        if (j == nafter || (i < nbefore && before[i].id < after[j].id)) {
+            change->deleted_count++;
+            change->deleted_bytes += before[i++].size;
+        } else if (i == nbefore || after[j].id < before[i].id) {
+            change->new_count++;
+            change->new_bytes += after[j++].size;
+        } else {
+            i++;
+            j++;
+        }
+    }
+}
+
+static int64_t delta(const uint64_t *sides)
+{
+    return (int64_t)sides[AFTER] - (int64_t)sides[BEFORE];
+}
+
+static int by_growth(const void *x, const void *y)
+{
+    const struct stoke_js_class_change *a = x, *b = y;
+    int64_t da = delta(a->shallow_bytes), db = delta(b->shallow_bytes);
+    if (da != db)
+        return da > db ? -1 : 1;
+    da = delta(a->count);
+    db = delta(b->count);
+    if (da != db)
+        return da > db ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+struct stoke_js_heap_diff *stoke_js_heap_diff(const struct stoke_js_census *before,
+                                              const struct stoke_js_census *after)
+{
+    struct stoke_js_heap_diff *d = stoke_xcalloc(1, sizeof *d);
+    struct js_class_table *all = stoke_xcalloc(1, sizeof *all);
+    d->impl = all;
+    add_groups(all, after);
+    add_groups(all, before);
+    d->nclasses = all->nclasses;
+    d->classes = stoke_xcalloc(d->nclasses ? d->nclasses : 1, sizeof *d->classes);
+    for (size_t i = 0; i < d->nclasses; i++) {
+        struct stoke_js_class_change *change = &d->classes[i];
+        const struct stoke_js_class *key = &all->classes[i], *b, *a;
+        size_t nb, na;
+        const struct object *ob = objects_of(before, key, &nb, &b);
+        const struct object *oa = objects_of(after, key, &na, &a);
+        change->name = key->name;
+        change->located = key->located;
+        change->where = key->where;
+        set_side(change, b, BEFORE);
+        set_side(change, a, AFTER);
+        match_objects(change, ob, nb, oa, na);
+    }
+    qsort(d->classes, d->nclasses, sizeof *d->classes, by_growth);
+    return d;
+}
+
+void stoke_js_heap_diff_free(struct stoke_js_heap_diff *d)
+{
+    if (!d)
+        return;
+    js_class_table_free(d->impl);
+    free(d->impl);
+    free(d->classes);
+    free(d);
+}
+
+/* --- reading two snapshots --------------------------------------------------------- */
+
+/* Reads one snapshot, adds it to profile and returns its census, or NULL
+ * with err set. */
+static struct stoke_js_census *take_census(const char *path,
+                                           const struct stoke_js_interfaces *interfaces,
+                                           struct stoke_js_interfaces **inferred,
+                                           struct stoke_profile *profile, char *err,
+                                           size_t errlen)
+{
+    struct stoke_js_heap *h = stoke_js_heap_read(path, err, errlen);
+    if (!h)
+        return NULL;
+    if (inferred)
+        interfaces = *inferred = stoke_js_interfaces_infer(h);
+    struct stoke_js_heap_analysis *a = stoke_js_heap_analyze(h, interfaces);
+    stoke_js_heap_add_to_profile(profile, a);
+    struct stoke_js_census *c = stoke_js_census_of(a);
+    stoke_js_heap_analysis_free(a);
+    stoke_js_heap_free(h);
+    return c;
+}
+
+int stoke_js_heap_compare(const char *before_path, const char *after_path,
+                          struct stoke_profile *before_profile,
+                          struct stoke_profile *after_profile, struct stoke_js_heap_diff **diff,
+                          char *err, size_t errlen)
+{
+    struct stoke_js_interfaces *interfaces = NULL;
+    struct stoke_js_census *after = take_census(after_path, NULL, &interfaces, after_profile,
+                                                err, errlen);
+    struct stoke_js_census *before =
+        after ? take_census(before_path, interfaces, NULL, before_profile, err, errlen) : NULL;
+    *diff = before ? stoke_js_heap_diff(before, after) : NULL;
+    stoke_js_interfaces_free(interfaces);
+    stoke_js_census_free(before);
+    stoke_js_census_free(after);
+    return *diff ? 0 : -1;
+}

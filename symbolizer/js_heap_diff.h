@@ -1,0 +1,63 @@
+/*
+ * js_heap_diff.h - what grew between two heap snapshots, by constructor
+ * group, as DevTools' Comparison view shows it: objects and bytes before
+ * and after, and the objects new in the later snapshot or gone from the
+ * earlier one, matched by V8's object ids (which an object keeps across
+ * the snapshots of one process).
+ *
+ * stoke_js_heap_compare also gives both snapshots as JS heap profiles,
+ * for stoke_profile_diff (diff.h): the differential flame graph of the
+ * dominator paths. Both name plain objects after the later snapshot's
+ * interfaces, as DevTools does, so the groups of the two match.
+ *
+ * Never: holds two snapshots' graphs at once (each is read, summed up and
+ * freed before the next).
+ */
+#ifndef STOKE_JS_HEAP_DIFF_H
+#define STOKE_JS_HEAP_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "js_heap_analysis.h"
+#include "profile.h"
+
+/* One constructor group of either snapshot (0 on the side without it). */
+struct stoke_js_class_change {
+    const char *name;
+    int located;
+    struct stoke_js_location where;
+    uint64_t count[2];          /* [0] before, [1] after */
+    uint64_t shallow_bytes[2];
+    uint64_t retained_bytes[2];
+    uint64_t new_count, new_bytes;         /* in after, not in before */
+    uint64_t deleted_count, deleted_bytes; /* in before, not in after */
+};
+
+struct stoke_js_heap_diff {
+    struct stoke_js_class_change *classes; /* most grown (shallow bytes) first */
+    size_t nclasses;
+    void *impl;
+};
+
+/* What a comparison needs of one snapshot, without its graph. */
+struct stoke_js_census;
+
+struct stoke_js_census *stoke_js_census_of(const struct stoke_js_heap_analysis *a);
+void stoke_js_census_free(struct stoke_js_census *c);
+
+/* The changes from before to after, groups matched by name and constructor
+ * position. Free with stoke_js_heap_diff_free. */
+struct stoke_js_heap_diff *stoke_js_heap_diff(const struct stoke_js_census *before,
+                                              const struct stoke_js_census *after);
+void stoke_js_heap_diff_free(struct stoke_js_heap_diff *d);
+
+/* Reads and compares two snapshots: the per-group changes in *diff, and
+ * each snapshot added to its profile (before_profile, after_profile: empty
+ * profiles, made JS heap profiles). Returns 0, or -1 with a one-line
+ * message in err naming the file at fault. */
+int stoke_js_heap_compare(const char *before_path, const char *after_path,
+                          struct stoke_profile *before_profile,
+                          struct stoke_profile *after_profile, struct stoke_js_heap_diff **diff,
+                          char *err, size_t errlen);
+
+#endif
