@@ -8,8 +8,11 @@
  * format 1.2), has heap tracking on and a dump signal; then sends the
  * signal and waits for a new <comm>.<pid>.heap.<seq>.<time>.stoke in the
  * output directory.
+ * For node, the V8 heap snapshot node writes with it too (its path on a
+ * second line). heap_request (heap_request.h) is the same request for
+ * stoke record, which takes snapshots when a load starts and ends.
  * Never writes the snapshot itself (the agent does) and never sends any
- * signal but the dump signal the process was started with.
+ * signal but the dump signal the trace names.
  */
 #define _GNU_SOURCE /* strsignal */
 #include <dirent.h>
@@ -21,10 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "heap_request.h"
 #include "options.h"
 #include "peek.h"
 #include "stoke_agent_env.h"
@@ -123,6 +128,8 @@ static int parse_options(int argc, char **argv, struct heap_options *opt)
  * the trace it writes (in that directory). */
 struct dump_target {
     int signal;
+    pid_t thread;     /* the thread to send it to, 0: the process */
+    int js_heap;      /* node writes the JavaScript half too */
     char *trace;
     char output_dir[PATH_MAX];
 };
@@ -219,6 +226,8 @@ static int read_dump_target(pid_t pid, struct dump_target *t)
     if (info.heap_settings == STOKE_HEAP_SETTINGS_PREDATED)
         read_environment_settings(pid, &info);
     t->signal = (int)info.heap_signal;
+    t->thread = (pid_t)info.heap_signal_tid;
+    t->js_heap = info.js_heap_signal != 0;
     if (!info.heap_interval)
         fprintf(stderr, "stoke heap: process %d runs stoke's agent without heap tracking; "
                         "start it with stoke record --heap\n", (int)pid);
@@ -321,11 +330,54 @@ static int wait_until_written(const char *path, double deadline)
     return 0;
 }
 
-/* Sends the dump signal and waits for the new snapshot; prints its path. */
-static int take_snapshot(pid_t pid, const struct dump_target *t, double timeout_s)
+/* The pause node reported for the JavaScript half of snapshot seq, once
+ * its JS_HEAP record is in the trace (within deadline); -1 when not. */
+static double node_pause_ms(const struct dump_target *t, unsigned seq, double deadline)
+{
+    struct stoke_trace_info info;
+    char err[PATH_MAX + 256];
+    do {
+        if (!stoke_peek_process(t->trace, &info, err, sizeof err) && info.js_heap_seq == seq)
+            return (double)info.js_heap_took_us / 1000.0;
+        pause_poll();
+    } while (monotonic_s() < deadline);
+    return -1;
+}
+
+/* Node's JavaScript half of the snapshot in out->native: waits for it,
+ * into out->js (and how long node took). */
+static int wait_for_js_half(const struct dump_target *t, struct heap_request *out,
+                            double deadline)
+{
+    const char *seq = strstr(out->native, ".heap.");
+    size_t stem = strlen(out->native) - strlen(".stoke");
+    snprintf(out->js, sizeof out->js, "%.*s.heapsnapshot", (int)stem, out->native);
+    while (file_size(out->js) < 0 && monotonic_s() < deadline)
+        pause_poll();
+    if (file_size(out->js) < 0) {
+        fprintf(stderr, "stoke heap: node wrote no JavaScript heap snapshot (%s) in time; try a "
+                        "longer --timeout (a heap of gigabytes takes seconds)\n", out->js);
+        out->js[0] = 0;
+        return -1;
+    }
+    out->node_pause_ms =
+        seq ? node_pause_ms(t, (unsigned)atoi(seq + strlen(".heap.")), deadline) : -1;
+    return 0;
+}
+
+/* Sends the dump signal to the process (or the thread the trace names). */
+static int send_signal(pid_t pid, const struct dump_target *t)
+{
+    return t->thread ? (int)syscall(SYS_tgkill, pid, t->thread, t->signal) : kill(pid, t->signal);
+}
+
+/* Sends the dump signal and waits for the new snapshot (and its
+ * JavaScript half, for node). */
+static int take_snapshot(pid_t pid, const struct dump_target *t, double timeout_s,
+                         struct heap_request *out)
 {
     char **before = list_snapshots(t->output_dir, pid);
-    if (kill(pid, t->signal)) {
+    if (send_signal(pid, t)) {
         fprintf(stderr, "stoke heap: cannot signal process %d: %s\n", (int)pid, strerror(errno));
         free_list(before);
         return -1;
@@ -336,13 +388,11 @@ static int take_snapshot(pid_t pid, const struct dump_target *t, double timeout_
            kill(pid, 0) == 0)
         pause_poll();
     free_list(before);
-    char path[2 * PATH_MAX];
     if (name)
-        snprintf(path, sizeof path, "%s/%s", t->output_dir, name);
-    if (name && wait_until_written(path, deadline) == 0) {
-        printf("%s\n", path);
+        snprintf(out->native, sizeof out->native, "%s/%s", t->output_dir, name);
+    if (name && wait_until_written(out->native, deadline) == 0) {
         free(name);
-        return 0;
+        return t->js_heap ? wait_for_js_half(t, out, deadline) : 0;
     }
     free(name);
     if (kill(pid, 0) && errno == ESRCH)
@@ -354,17 +404,31 @@ static int take_snapshot(pid_t pid, const struct dump_target *t, double timeout_
     return -1;
 }
 
+int heap_request(pid_t pid, double timeout_s, struct heap_request *out)
+{
+    struct dump_target target = {0};
+    *out = (struct heap_request){.node_pause_ms = -1};
+    int ok = check_access(pid) == 0 && check_running(pid) == 0 && check_agent(pid) == 0 &&
+             find_trace(pid, &target) == 0 && read_dump_target(pid, &target) == 0 &&
+             take_snapshot(pid, &target, timeout_s, out) == 0;
+    free(target.trace);
+    return ok ? 0 : -1;
+}
+
 int heap_main(int argc, char **argv)
 {
     struct heap_options opt;
+    struct heap_request taken;
     int status = parse_options(argc, argv, &opt);
     if (status >= 0)
         return status;
-    struct dump_target target = {0};
-    int ok = check_access(opt.pid) == 0 && check_running(opt.pid) == 0 &&
-             check_agent(opt.pid) == 0 && find_trace(opt.pid, &target) == 0 &&
-             read_dump_target(opt.pid, &target) == 0 &&
-             take_snapshot(opt.pid, &target, opt.timeout_s) == 0;
-    free(target.trace);
-    return ok ? EXIT_OK : EXIT_RUNTIME_FAILURE;
+    int failed = heap_request(opt.pid, opt.timeout_s, &taken);
+    if (taken.native[0] && (!failed || !taken.js[0]))
+        printf("%s\n", taken.native);
+    if (taken.js[0])
+        printf("%s\n", taken.js);
+    if (taken.node_pause_ms >= 0)
+        fprintf(stderr, "stoke heap: node paused its JavaScript about %.0f ms to write it\n",
+                taken.node_pause_ms);
+    return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
 }

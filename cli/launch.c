@@ -9,7 +9,8 @@
  * --duration) it also passes the port channel (STOKE_PORT_FD) and starts the
  * command in its own process group. So that JIT code is named, node gets
  * STOKE_NODE_FLAGS appended to NODE_OPTIONS (unless the user already asks
- * node for a perf map there) and STOKE_RUNTIME_NAMES tells the agent what
+ * node for a perf map there), with heap tracking STOKE_NODE_HEAP_FLAG too
+ * (node's V8 heap snapshots), and STOKE_RUNTIME_NAMES tells the agent what
  * was asked. Never changes the child's arguments or any variable but the
  * ten above, and NODE_OPTIONS only by appending to it.
  *
@@ -153,31 +154,42 @@ static int set_port_channel(int fd)
     return setenv(STOKE_ENV_PORT_FD, value, 1);
 }
 
-int launch_asks_node_for_names(int runtime_names)
+/* Appends flags to NODE_OPTIONS (what the user set stays, in front);
+ * returns 0, or -1 when they do not fit. */
+static int append_node_options(const char *flags)
 {
     const char *node = getenv("NODE_OPTIONS");
-    return runtime_names &&
-           !(node && (strstr(node, "--perf-basic-prof") || strstr(node, "--perf-prof")));
+    char options[8192];
+    if (snprintf(options, sizeof options, "%s%s%s", node ? node : "", node && *node ? " " : "",
+                 flags) >= (int)sizeof options)
+        return -1;
+    return setenv("NODE_OPTIONS", options, 1);
 }
 
-/* Asks node (through NODE_OPTIONS, appended to) and the JVM (through the
- * agent) to name their generated code, unless the user said not to; a
- * NODE_OPTIONS that asks for a perf map already is the user's to keep. */
-static int set_runtime_names(int on)
+static int user_node_options_ask(const char *flag)
+{
+    const char *node = getenv("NODE_OPTIONS");
+    return node && strstr(node, flag);
+}
+
+int launch_asks_node_for_names(int runtime_names)
+{
+    return runtime_names && !user_node_options_ask("--perf-basic-prof") &&
+           !user_node_options_ask("--perf-prof");
+}
+
+/* Asks node (through NODE_OPTIONS) and the JVM (through the agent) to name
+ * their generated code, and with heap tracking node for V8 heap snapshots
+ * on a signal, unless the user said not to; NODE_OPTIONS that ask for a
+ * perf map or a heap snapshot signal already are the user's to keep. */
+static int set_runtime_names(int on, int heap)
 {
     if (!on)
         return unsetenv(STOKE_ENV_RUNTIME_NAMES);
-    const char *node = getenv("NODE_OPTIONS");
-    if (!launch_asks_node_for_names(on))
-        return setenv(STOKE_ENV_RUNTIME_NAMES, "java", 1);
-    char options[8192];
-    if (snprintf(options, sizeof options, "%s%s%s", node ? node : "", node && *node ? " " : "",
-                 STOKE_NODE_FLAGS) >= (int)sizeof options)
-        return setenv(STOKE_ENV_RUNTIME_NAMES, "java", 1);
-    return setenv("NODE_OPTIONS", options, 1) ||
-                   setenv(STOKE_ENV_RUNTIME_NAMES, "node,java", 1)
-               ? -1
-               : 0;
+    int node_names = launch_asks_node_for_names(on) && !append_node_options(STOKE_NODE_FLAGS);
+    if (heap && !user_node_options_ask("--heapsnapshot-signal"))
+        append_node_options(STOKE_NODE_HEAP_FLAG);
+    return setenv(STOKE_ENV_RUNTIME_NAMES, node_names ? "node,java" : "java", 1);
 }
 
 /* Sets the agent's variables; LD_PRELOAD keeps what the user preloads. */
@@ -195,7 +207,7 @@ static int set_agent_environment(const struct launch_plan *plan, const char *out
     return setenv("LD_PRELOAD", preload, 1) || setenv(STOKE_ENV_OUTPUT, absolute_dir, 1) ||
                    setenv(STOKE_ENV_HZ, hz, 1) || setenv(STOKE_ENV_CLOCK, plan->clock, 1) ||
                    set_heap_environment(&plan->heap) || set_port_channel(plan->port_fd) ||
-                   set_runtime_names(plan->runtime_names)
+                   set_runtime_names(plan->runtime_names, plan->heap.interval != 0)
                ? -1
                : 0;
 }

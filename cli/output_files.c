@@ -19,8 +19,8 @@
 
 int is_output_file_name(const char *name)
 {
-    return is_trace_name(name) || !strcmp(name, REPORT_FILE_NAME) ||
-           !strcmp(name, LOAD_OUTPUT_FILE);
+    return is_trace_name(name) || is_js_heap_snapshot_name(name) ||
+           !strcmp(name, REPORT_FILE_NAME) || !strcmp(name, LOAD_OUTPUT_FILE);
 }
 
 int owned_by_user_or_root(uid_t uid)

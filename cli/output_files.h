@@ -22,8 +22,8 @@ struct output_files {
     size_t n;
 };
 
-/* 1 when name is one stoke record writes: a trace (*.stoke), the report
- * or the load command's output. */
+/* 1 when name is one stoke record writes: a trace (*.stoke), node's
+ * heap snapshot (*.heapsnapshot), the report or the load command's output. */
 int is_output_file_name(const char *name);
 
 /* Lists the regular files (not links) with such names in the directory

@@ -512,7 +512,9 @@ static int record_session(const struct record_options *opt, struct launch_plan *
     struct session_result result;
     char err[PATH_MAX + 256];
     int status;
-    if (run_server_session(&opt->session, plan, &child, &result, err, sizeof err, &status)) {
+    struct session_plan session = opt->session;
+    session.heap = opt->heap.interval != 0 && opt->heap.signal != 0;
+    if (run_server_session(&session, plan, &child, &result, err, sizeof err, &status)) {
         fprintf(stderr, "stoke: %s\n", err);
         return status;
     }

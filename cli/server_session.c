@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "heap_request.h"
 #include "port_channel.h"
 #include "process_tree.h"
 #include "signal_name.h"
@@ -29,6 +30,7 @@
 #define PROBE_INTERVAL_MS 100
 #define KILL_WAIT_MS 2000
 #define CRASH_GRACE_MS 300 /* how long a failed load waits to see the server die */
+#define SNAPSHOT_TIMEOUT_S 60.0 /* a JavaScript heap of gigabytes takes a while */
 
 struct session {
     const struct session_plan *plan;
@@ -262,6 +264,20 @@ static void run_load(struct session *s, int *status)
     }
 }
 
+/* A heap snapshot of the server now, its paths on stderr. */
+static void snapshot_server(const struct session *s, const char *moment)
+{
+    struct heap_request taken;
+    pid_t server = s->port_pid ? s->port_pid : s->server;
+    if (heap_request(server, SNAPSHOT_TIMEOUT_S, &taken) && !taken.native[0]) {
+        fprintf(stderr, "stoke: no heap snapshot of the server (pid %d) as the load %s\n",
+                (int)server, moment);
+        return;
+    }
+    fprintf(stderr, "stoke: heap snapshot as the load %s: %s%s%s\n", moment, taken.native,
+            taken.js[0] ? " and " : "", taken.js);
+}
+
 /* Without a load: until the server ends, the duration is over or Ctrl-C. */
 static void run_server_alone(struct session *s, int *status)
 {
@@ -282,9 +298,13 @@ static void run_phases(struct session *s, int *status)
             fprintf(stderr, " (pid %d)", (int)s->port_pid);
         fputc('\n', stderr);
     }
+    if (s->plan->load && s->plan->heap)
+        snapshot_server(s, "starts");
     if (s->plan->load)
         run_load(s, status);
-    else
+    if (s->plan->load && s->plan->heap && s->server_alive && !s->interrupts)
+        snapshot_server(s, "ends");
+    if (!s->plan->load)
         run_server_alone(s, status);
 }
 

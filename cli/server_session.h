@@ -3,7 +3,10 @@
  * server with the agent, waits until it listens (the port reported by the
  * agent, or --port), runs the load command against it, and stops the whole
  * process tree gently (SIGINT, SIGTERM, then SIGKILL, --stop-timeout
- * apart) when the load ends, the duration is over, or on Ctrl-C.
+ * apart) when the load ends, the duration is over, or on Ctrl-C. With heap
+ * tracking, the server (the process that listens) takes a heap snapshot
+ * as the load starts and another as it ends: what grew is what the load
+ * left behind.
  */
 #ifndef STOKE_CLI_SERVER_SESSION_H
 #define STOKE_CLI_SERVER_SESSION_H
@@ -19,6 +22,8 @@ struct session_plan {
     uint64_t wait_ms;         /* --wait */
     uint64_t stop_timeout_ms; /* --stop-timeout */
     uint64_t duration_ms;     /* --duration; 0: none */
+    int heap;                 /* --heap: a heap snapshot of the server when the
+                                 load starts and when it ends */
 };
 
 struct session_result {

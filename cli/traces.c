@@ -21,11 +21,22 @@
 #include "stoke_format.h"
 
 #define TRACE_SUFFIX ".stoke"
+#define JS_HEAP_SUFFIX ".heapsnapshot"
+
+static int ends_with(const char *name, const char *suffix)
+{
+    size_t len = strlen(name), n = strlen(suffix);
+    return len > n && !strcmp(name + len - n, suffix);
+}
 
 int is_trace_name(const char *name)
 {
-    size_t len = strlen(name), suffix = strlen(TRACE_SUFFIX);
-    return len > suffix && !strcmp(name + len - suffix, TRACE_SUFFIX);
+    return ends_with(name, TRACE_SUFFIX);
+}
+
+int is_js_heap_snapshot_name(const char *name)
+{
+    return ends_with(name, JS_HEAP_SUFFIX);
 }
 
 static int all_digits(const char *text, size_t len)

@@ -16,6 +16,10 @@
 /* 1 if a file name is a trace's (ends in ".stoke"). */
 int is_trace_name(const char *name);
 
+/* 1 when name ends with .heapsnapshot: a V8 heap snapshot, the JavaScript
+ * half of a node process's heap snapshot. */
+int is_js_heap_snapshot_name(const char *name);
+
 /* 1 if a file name is the agent's name for the CPU trace of process pid:
  * <comm>.<pid>.stoke, or <comm>.<pid>.<n>.stoke when that was taken. */
 int is_cpu_trace_of(const char *name, pid_t pid);

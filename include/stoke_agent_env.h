@@ -29,6 +29,12 @@
 #define STOKE_NODE_FLAGS "--perf-basic-prof --interpreted-frames-native-stack"
 #define STOKE_JAVA_FLAGS \
     "-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit -XX:+PreserveFramePointer"
+/* With --heap, stoke record also asks node to write a V8 heap snapshot on a
+ * signal (appended to NODE_OPTIONS), and the agent sends it with each heap
+ * snapshot taken on request: SIGPWR, which no runtime or server uses. */
+#define STOKE_NODE_HEAP_FLAG "--heapsnapshot-signal=SIGPWR"
+#define STOKE_JS_HEAP_SIGNAL 30 /* SIGPWR on Linux */
+
 /* The first Java release with -XX:+DumpPerfMapAtExit. */
 #define STOKE_JAVA_MIN_VERSION 17
 

@@ -64,7 +64,9 @@ enum stoke_record_type {
      *   str comm, str exe path, str cmdline (arguments separated by NUL),
      *   since 1.2: u heap_interval (0: no heap tracking), u heap_signal
      *   (the heap snapshot signal, 0: none); since 1.3: str cwd (the
-     *   working directory at the start) */
+     *   working directory at the start), u js_heap_signal (the signal that
+     *   makes node write a V8 heap snapshot, 0: no JavaScript heap
+     *   snapshots) */
     STOKE_REC_PROCESS = 1,
     /* MAP: a loaded ELF object (executable, shared library, vdso).
      *   u module_id (>= 1, never reused within a trace), u start, u end
@@ -116,13 +118,22 @@ enum stoke_record_type {
     STOKE_REC_HEAP_STACK = 10,
     /* HEAP_SIGNAL: the heap snapshot signal from now on, when it changed
      * since the PROCESS record (the program took it over). Since 1.2.
-     *   u signal (0: none) */
+     *   u signal (0: none); since 1.3: u tid (the thread to send it to, 0:
+     *   the process) */
     STOKE_REC_HEAP_SIGNAL = 11,
     /* JIT_MAP: lines of the process's perf map (/tmp/perf-<pid>.map:
      * "START SIZE name", hex START and SIZE), in file order, each record
      * continuing where the previous one ended. Since 1.3.
      *   u time_us (when they were read), bytes text (whole lines) */
     STOKE_REC_JIT_MAP = 12,
+    /* JS_HEAP: the JavaScript half of a heap snapshot (node): V8's heap
+     * snapshot, written by node next to the native snapshot of the same
+     * sequence number. Since 1.3.
+     *   u sequence (the native snapshot's), u asked_us (when node was
+     *   asked, since the start), u took_us (until node had written it; 0:
+     *   it wrote none in time), str file (its name in the output
+     *   directory, "" when none) */
+    STOKE_REC_JS_HEAP = 13,
 };
 
 /* Most perf map text one trace holds; readers stop there too. */

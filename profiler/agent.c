@@ -24,6 +24,7 @@
 #include "exit_signals.h"
 #include "foreign_allocator.h"
 #include "heap.h"
+#include "js_heap.h"
 #include "log.h"
 #include "modules.h"
 #include "pages.h"
@@ -267,6 +268,7 @@ static void agent_start(void)
         return;
     exec_env_save();
     runtime_names_init(); /* before the JVM reads JAVA_TOOL_OPTIONS */
+    js_heap_init(config.heap_interval != 0);
     agent_fds_init();
     if (unwind_init()) { /* first: it loads libunwind, which the module scan must see */
         agent_log("cannot set up stack unwinding; not profiling");

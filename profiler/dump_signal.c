@@ -14,10 +14,14 @@
 #include "log.h"
 #include "signal_view.h"
 
-static int dump_signo;          /* 0: none */
-static _Atomic int released;    /* the program took the signal over */
+static int dump_signo;          /* the signal set up at the start; 0: none */
+static _Atomic int released;    /* the program took that one over */
+static _Atomic int moved_to;    /* the signal snapshots moved to since, 0: none */
+static _Atomic int moves;       /* how often they moved */
 static _Atomic int requests;
 static __thread int mask_fixed __attribute__((tls_model("initial-exec")));
+
+#define MAX_MOVES 4
 
 static void on_dump_signal(int signo, siginfo_t *info, void *context)
 {
@@ -36,19 +40,37 @@ static const char *describe(int signo, char *out, size_t cap)
     return out;
 }
 
+/* A real-time signal the program leaves alone (the sampler looks from the
+ * bottom of the range up, this from the top down), with the agent's
+ * handler on it; 0 when there is none. */
+static int take_free_signal(void)
+{
+    for (int s = SIGRTMAX - 9; s >= SIGRTMIN + 8; s--)
+        if (agent_signal_is_default(s) && !agent_install_handler(s, on_dump_signal))
+            return s;
+    return 0;
+}
+
 int dump_signal_setup(int signo)
 {
-    char name[64];
+    char name[64], other[64];
     if (!signo)
         return -1;
+    int wanted = signo;
     if (!agent_signal_is_default(signo)) {
-        agent_log("the program already set an action for %s; heap snapshots on that signal "
-                  "are off (use stoke record --heap-signal, or stoke_heap_dump())",
-                  describe(signo, name, sizeof name));
+        signo = take_free_signal();
+        if (!signo) {
+            agent_log("the program already set an action for %s and no signal is free; heap "
+                      "snapshots on a signal are off (use stoke_heap_dump())",
+                      describe(wanted, name, sizeof name));
+            return -1;
+        }
+        agent_log("the program already set an action for %s; heap snapshots are taken on %s "
+                  "instead (stoke heap sends it)", describe(wanted, name, sizeof name),
+                  describe(signo, other, sizeof other));
+    } else if (agent_install_handler(signo, on_dump_signal)) {
         return -1;
     }
-    if (agent_install_handler(signo, on_dump_signal))
-        return -1;
     dump_signo = signo;
     signal_view_own_blocked(signo);
     return 0;
@@ -56,30 +78,48 @@ int dump_signal_setup(int signo)
 
 int dump_signal_number(void)
 {
-    return atomic_load(&released) ? 0 : dump_signo;
+    int moved = atomic_load(&moved_to);
+    return moved ? moved : atomic_load(&released) ? 0 : dump_signo;
+}
+
+int dump_signal_thread_directed(void)
+{
+    return atomic_load(&moved_to) != 0;
+}
+
+static void set_writer_mask(int how, int signo)
+{
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, signo);
+    signal_real_mask(how, &one, NULL);
 }
 
 void dump_signal_receive_on_this_thread(void)
 {
-    if (!dump_signo || atomic_load(&released))
-        return;
-    sigset_t one;
-    sigemptyset(&one);
-    sigaddset(&one, dump_signo);
-    signal_real_mask(SIG_UNBLOCK, &one, NULL);
+    if (dump_signo && !atomic_load(&released))
+        set_writer_mask(SIG_UNBLOCK, dump_signo);
 }
 
 int dump_signal_writer_check(void)
 {
-    static int writer_blocked;
-    if (writer_blocked || !atomic_load(&released))
-        return 0;
-    sigset_t one;
-    sigemptyset(&one);
-    sigaddset(&one, dump_signo);
-    signal_real_mask(SIG_BLOCK, &one, NULL);
-    writer_blocked = 1;
-    return 1;
+    static int writer_blocked, writer_moves, writer_signal;
+    int changed = 0;
+    if (!writer_blocked && atomic_load(&released)) {
+        set_writer_mask(SIG_BLOCK, dump_signo);
+        writer_blocked = changed = 1;
+    }
+    int now = atomic_load(&moves);
+    if (now != writer_moves) { /* receive the signal snapshots moved to, only it */
+        if (writer_signal)
+            set_writer_mask(SIG_BLOCK, writer_signal);
+        writer_signal = atomic_load(&moved_to);
+        if (writer_signal)
+            set_writer_mask(SIG_UNBLOCK, writer_signal);
+        writer_moves = now;
+        changed = 1;
+    }
+    return changed;
 }
 
 int dump_signal_take_requests(void)
@@ -87,15 +127,36 @@ int dump_signal_take_requests(void)
     return atomic_exchange(&requests, 0);
 }
 
+/* The program took the signal snapshots were taken on: they move to a
+ * free one, which stoke heap sends to the writer thread alone (the
+ * program's threads were not started blocking it). */
+static void move(int from)
+{
+    char name[64], other[64];
+    int to = atomic_load(&moves) < MAX_MOVES ? take_free_signal() : 0;
+    atomic_store(&moved_to, to);
+    atomic_fetch_add(&moves, 1);
+    if (to)
+        agent_log("the program set its own action for %s; heap snapshots are taken on %s from "
+                  "now on (stoke heap sends it)", describe(from, name, sizeof name),
+                  describe(to, other, sizeof other));
+    else
+        agent_log("the program set its own action for %s; stoke stops taking heap snapshots "
+                  "on a signal (stoke_heap_dump() still works)",
+                  describe(from, name, sizeof name));
+}
+
 void dump_signal_program_handles(int signo)
 {
+    if (signo && signo == atomic_load(&moved_to)) {
+        move(signo);
+        return;
+    }
     if (!dump_signo || signo != dump_signo || atomic_exchange(&released, 1))
         return;
-    char name[64];
-    agent_log("the program set its own action for %s; stoke stops taking heap snapshots on it "
-              "(stoke_heap_dump() still works)", describe(signo, name, sizeof name));
     signal_view_release(signo); /* this thread gets the program's wish back now */
     mask_fixed = 1;
+    move(signo);
 }
 
 void dump_signal_fix_interrupted_mask(ucontext_t *uc)

@@ -6,8 +6,12 @@
  * a handler running in a thread blocked in poll, nanosleep or epoll_wait
  * makes that call fail with EINTR. So the signal stays blocked in the
  * program's threads (signal_view.h keeps the program's own view of its
- * mask) and only the writer thread receives it. If the program installs
- * its own handler for the signal, stoke gives the signal back.
+ * mask) and only the writer thread receives it. If the program handles
+ * the signal already at the start, a free real-time signal serves
+ * instead. If the program installs its own handler later (node's heapdump
+ * module does for SIGUSR2), stoke gives the signal back and moves to a
+ * free real-time signal, which the program's threads do not block: it is
+ * sent to the writer thread alone (HEAP_SIGNAL records name the thread).
  */
 #ifndef STOKE_AGENT_DUMP_SIGNAL_H
 #define STOKE_AGENT_DUMP_SIGNAL_H
@@ -18,23 +22,27 @@
  * program already handles it (the user is told). Main thread, at start. */
 int dump_signal_setup(int signo);
 
-/* The signal snapshots are taken on: the one set up, 0 when none (or the
- * program took it over). */
+/* The signal snapshots are taken on now, 0 when none. */
 int dump_signal_number(void);
+
+/* 1 when that signal must be sent to the writer thread, not the process. */
+int dump_signal_thread_directed(void);
 
 /* The writer thread calls this to receive the signal. */
 void dump_signal_receive_on_this_thread(void);
 
-/* The writer, each cycle: once the program took the signal over, the
- * writer stops receiving it, so the program's handler runs on its own
- * threads. Returns 1 the first time it finds the signal taken over. */
+/* The writer, each cycle: once the program took a signal over, the writer
+ * stops receiving it, so the program's handler runs on its own threads,
+ * and receives the one snapshots moved to. Returns 1 when the signal
+ * changed (stoke heap must be told). */
 int dump_signal_writer_check(void);
 
 /* Number of snapshot requests received since the last call. */
 int dump_signal_take_requests(void);
 
 /* The program set a disposition for signo: if it is the dump signal, stoke
- * gives it up (the signal is unblocked again where the program wants). */
+ * gives it up (the signal is unblocked again where the program wants) and
+ * moves to another. */
 void dump_signal_program_handles(int signo);
 
 /* Sampling handler: once the signal was given up, restore the program's

@@ -55,6 +55,7 @@ void records_process(struct records *r, const struct process_description *d)
     records_u(r, d->heap_interval);
     records_u(r, (uint64_t)d->heap_signal);
     records_str(r, d->cwd);
+    records_u(r, (uint64_t)d->js_heap_signal);
     records_end(r);
 }
 

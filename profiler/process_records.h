@@ -21,6 +21,7 @@ struct process_description {
     const char *heap_note; /* a warning every heap snapshot carries, or NULL */
     char comm[64];        /* command name, safe for a file name */
     char cwd[4096];       /* the working directory at the start, or "" */
+    int js_heap_signal;   /* node's V8 heap snapshot signal (js_heap.h); 0: none */
     char cmdline[4096];   /* its arguments, each ended by NUL (read once: a heap
                            * snapshot opens no /proc file, see procfs.h) */
     size_t cmdline_len;

@@ -27,6 +27,7 @@
 #include "heap_snapshot.h"
 #include "heap_tally.h"
 #include "jit_map.h"
+#include "js_heap.h"
 #include "log.h"
 #include "process_records.h"
 #include "program_end.h"
@@ -255,8 +256,10 @@ static int snapshot(const char *path, int trigger, char *written, size_t cap)
     if (ret)
         agent_log("cannot write a heap snapshot in %s: %s", path ? path : output_dir,
                   strerror(errno));
-    else if (trigger == STOKE_HEAP_SIGNAL || trigger == STOKE_HEAP_API)
+    else if (trigger == STOKE_HEAP_SIGNAL || trigger == STOKE_HEAP_API) {
         agent_log("heap snapshot written to %s", written); /* the ones asked for */
+        js_heap_request(written, since_start_us(monotonic_ns()));
+    }
     return ret;
 }
 
@@ -266,9 +269,10 @@ static void serve_heap(void)
     char written[4096];
     if (!heap_tracking())
         return;
-    if (dump_signal_writer_check()) { /* stoke heap must not send it any more */
+    if (dump_signal_writer_check()) { /* stoke heap must send another signal */
         records_begin(&recs, STOKE_REC_HEAP_SIGNAL);
-        records_u(&recs, 0);
+        records_u(&recs, (uint64_t)dump_signal_number());
+        records_u(&recs, dump_signal_thread_directed() ? (uint64_t)syscall(SYS_gettid) : 0);
         records_end(&recs);
         flush();
     }
@@ -308,6 +312,7 @@ static void cycle(void)
     /* before the samples: code they ran in was named when it was made */
     jit_map_poll(&recs, since_start_us(monotonic_ns()));
     code_map_refresh(monotonic_ns()); /* when a walk asked for it */
+    js_heap_poll(&recs, since_start_us(monotonic_ns()));
     serve_heap();
     threads_for_each(drain_thread, NULL);
     uint64_t now = monotonic_ns();
@@ -462,6 +467,7 @@ int writer_start(const struct writer_process *p)
     process.heap_interval = p->heap_interval;
     process.heap_signal = p->heap_signal;
     process.heap_note = p->heap_note;
+    process.js_heap_signal = js_heap_signal();
     process_read_identity(&process);
     snprintf(output_dir, sizeof output_dir, "%s", p->output_dir);
     heap_peak = p->heap_peak;

@@ -5,7 +5,7 @@
  * SAMPLES, END, or the end of the file before either make it a CPU trace
  * (the same rule the loader applies); and reading the heap settings a
  * PROCESS record carries since format 1.2, as HEAP_SIGNAL records change
- * them.
+ * them, and the last JS_HEAP record.
  * Never: reads past the deciding record (the settings: past END), or
  * symbolizes.
  */
@@ -39,6 +39,33 @@ static void on_process(struct peek *k, struct stoke_fields *f)
     k->settings_read = !f->bad;
     k->info->heap_interval = f->bad ? 0 : interval;
     k->info->heap_signal = f->bad ? 0 : (uint32_t)signal;
+    if (!stoke_field_more(f))
+        return;
+    stoke_field_bytes(f, &len); /* cwd, since 1.3 */
+    uint64_t js_signal = stoke_field_u(f);
+    k->info->js_heap_signal = f->bad ? 0 : (uint32_t)js_signal;
+}
+
+/* A later HEAP_SIGNAL: the signal, and since 1.3 the thread to send it to. */
+static void on_heap_signal(struct peek *k, struct stoke_fields *f)
+{
+    uint64_t signal = stoke_field_u(f);
+    uint64_t tid = stoke_field_more(f) ? stoke_field_u(f) : 0;
+    if (f->bad)
+        return;
+    k->info->heap_signal = (uint32_t)signal;
+    k->info->heap_signal_tid = (uint32_t)tid;
+}
+
+static void on_js_heap(struct peek *k, struct stoke_fields *f)
+{
+    uint64_t seq = stoke_field_u(f);
+    stoke_field_u(f); /* asked_us */
+    uint64_t took_us = stoke_field_u(f);
+    if (f->bad)
+        return;
+    k->info->js_heap_seq = (uint32_t)seq;
+    k->info->js_heap_took_us = took_us;
 }
 
 /* Returns 1 (stop) once what is asked is known. */
@@ -50,7 +77,9 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
         if (type == STOKE_REC_PROCESS)
             on_process(k, &f);
         else if (type == STOKE_REC_HEAP_SIGNAL && k->settings_read)
-            k->info->heap_signal = (uint32_t)stoke_field_u(&f);
+            on_heap_signal(k, &f);
+        else if (type == STOKE_REC_JS_HEAP)
+            on_js_heap(k, &f);
         return type == STOKE_REC_END;
     }
     switch (type) {

@@ -21,6 +21,10 @@ struct stoke_trace_info {
     int heap_settings;              /* enum stoke_heap_settings */
     uint64_t heap_interval;         /* STOKE_HEAP_SETTINGS_READ: 0 without heap tracking */
     uint32_t heap_signal;           /* the same: 0 without a snapshot signal */
+    uint32_t heap_signal_tid;       /* the thread to send it to (since 1.3), 0: the process */
+    uint32_t js_heap_signal;        /* node's V8 heap snapshot signal (1.3), 0: none */
+    uint32_t js_heap_seq;           /* the last JS_HEAP record (stoke_peek_process): its */
+    uint64_t js_heap_took_us;       /* snapshot sequence and how long node took; 0: none */
 };
 
 /* Whether a trace told its process's heap settings (PROCESS, since 1.2). */
@@ -37,8 +41,9 @@ int stoke_peek_trace(const char *path, struct stoke_trace_info *info, char *err,
 
 /* Reads the heap settings of path's process: its PROCESS record (the first
  * of a trace, written as the process starts), changed by any HEAP_SIGNAL
- * record after it (the program took the signal over); pid too, kind left
- * CPU. Reads the whole trace written so far. The same returns. */
+ * record after it (the program took the signal over); pid and the last
+ * JS_HEAP record too, kind left CPU. Reads the whole trace written so far.
+ * The same returns. */
 int stoke_peek_process(const char *path, struct stoke_trace_info *info, char *err,
                        size_t errlen);
 
