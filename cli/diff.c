@@ -2,9 +2,11 @@
  * diff.c - `stoke diff A B [-o OUT] [--folded] [--measure M]`: compares two
  * heap snapshots (or two CPU traces, or directories of either) as a
  * differential flame graph or difffolded.pl's two-column folded stacks, and
- * prints the stacks that changed most. Never compares a CPU profile with a
- * heap one, and never builds or formats the diff itself: the symbolizer's
- * diff model and the writers do.
+ * prints the stacks that changed most. Snapshots with JavaScript halves (or
+ * two .heapsnapshot files) compare the JavaScript heap too, in a tab and
+ * lines of its own. Never compares a CPU profile with a heap one, and never
+ * builds or formats the diff itself: the symbolizer's diff models and the
+ * writers do.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -14,16 +16,18 @@
 #include "alloc.h"
 #include "commands.h"
 #include "diff.h"
+#include "diff_summary.h"
 #include "folded_input.h"
+#include "js_heap_diff.h"
+#include "js_heap_profile.h"
+#include "js_heap_terminal.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
 #include "text_profile.h"
 #include "traces.h"
-#include "warn.h"
 
 #define LARGEST_CHANGES_SHOWN 5
-#define NAME_WIDTH_MAX 100
 
 struct diff_options {
     const char *before, *after;
@@ -41,6 +45,9 @@ void diff_usage(FILE *out)
             "differential flame graph: widths from AFTER, red where it grew, blue where it\n"
             "shrank. BEFORE and AFTER are .stoke files or directories of them; for a\n"
             "directory, its last heap snapshot (with a heap measure) or its CPU traces.\n"
+            "Snapshots of node have a JavaScript half (.heapsnapshot beside the .stoke),\n"
+            "compared too: by constructor, and along the dominator tree; two .heapsnapshot\n"
+            "files (from stoke heap, node or DevTools) compare on their own.\n"
             "Either may also be a file of folded stacks (\"a;b;c 42\" lines), compared\n"
             "with folded stacks or CPU traces.\n"
             "\n"
@@ -49,7 +56,8 @@ void diff_usage(FILE *out)
             "                      with --folded, standard output)\n"
             "      --folded        write \"stack BEFORE AFTER\" lines (difffolded.pl's format)\n"
             "      --measure M     the heap value compared: live-bytes (default for\n"
-            "                      snapshots), live-objects, alloc-bytes, alloc-objects\n"
+            "                      snapshots), live-objects, alloc-bytes, alloc-objects;\n"
+            "                      js-shallow or js-objects compare the JavaScript heap only\n"
             "  -h, --help          show this help\n");
 }
 
@@ -107,6 +115,7 @@ struct side {
     int folded;             /* a file of folded stacks, not traces */
     struct recording traces;
     struct text_profile text;
+    const char *js;         /* the JavaScript heap snapshot compared, or NULL */
 };
 
 static int find_side(struct side *s, const char *path)
@@ -130,6 +139,8 @@ static const char *describe(const struct side *s)
 {
     if (s->folded)
         return "folded stacks";
+    if (!s->traces.nsnapshots && !s->traces.ncpu)
+        return "JavaScript heap snapshots only";
     if (!s->traces.nsnapshots)
         return s->traces.ncpu == 1 ? "a CPU trace" : "CPU traces only";
     if (!s->traces.ncpu)
@@ -137,25 +148,62 @@ static const char *describe(const struct side *s)
     return "CPU traces and heap snapshots";
 }
 
-/* Without --measure: heap (live bytes) when either side holds snapshots
- * only, else CPU (folded stacks compare as CPU samples). Then both sides must hold what is compared. Returns 0,
- * or -1 (said why). */
-static int choose_measure(int *measure, const struct side *a, const struct side *b)
+static int has_js(const struct side *s)
 {
-    if (*measure == MEASURE_UNSET &&
-        ((!a->folded && shows_heap_by_default(&a->traces)) ||
-         (!b->folded && shows_heap_by_default(&b->traces))))
-        *measure = STOKE_HEAP_LIVE_BYTES;
-    int heap = *measure != MEASURE_UNSET;
-    int a_fits = heap ? a->traces.nsnapshots > 0 : a->folded || a->traces.ncpu > 0;
-    int b_fits = heap ? b->traces.nsnapshots > 0 : b->folded || b->traces.ncpu > 0;
-    if (a_fits && b_fits)
-        return 0;
-    fprintf(stderr,
-            "stoke diff: cannot compare %s (%s) with %s (%s); give two heap snapshots, or CPU "
-            "traces or folded stacks on both sides\n",
-            a->path, describe(a), b->path, describe(b));
+    return !s->folded && has_js_snapshots(&s->traces);
+}
+
+static int has_native_heap(const struct side *s)
+{
+    return !s->folded && s->traces.nsnapshots > 0;
+}
+
+static int heap_by_default(const struct side *s)
+{
+    return !s->folded && shows_heap_by_default(&s->traces);
+}
+
+/* What is compared: the native heap or CPU samples (native: measure, or
+ * MEASURE_UNSET for CPU), the JavaScript heap (js: its measure). */
+struct comparison {
+    int native, measure;
+    int js, js_measure;
+};
+
+static int refuse(const struct side *a, const struct side *b, const char *hint)
+{
+    fprintf(stderr, "stoke diff: cannot compare %s (%s) with %s (%s); %s\n", a->path,
+            describe(a), b->path, describe(b), hint);
     return -1;
+}
+
+/* With --measure: that heap's. Without: the heaps both sides have
+ * snapshots of when either holds snapshots only, else CPU (folded stacks
+ * compare as CPU samples). Returns 0, or -1 (said why). */
+static int choose_comparison(int measure, const struct side *a, const struct side *b,
+                             struct comparison *c)
+{
+    *c = (struct comparison){.measure = measure, .js_measure = MEASURE_JS_SHALLOW};
+    if (is_js_measure(measure)) {
+        c->js = 1;
+        c->js_measure = measure;
+        return has_js(a) && has_js(b)
+                   ? 0
+                   : refuse(a, b, "--measure js-* needs a JavaScript heap snapshot on both sides");
+    }
+    if (measure == MEASURE_UNSET && (heap_by_default(a) || heap_by_default(b))) {
+        c->native = has_native_heap(a) && has_native_heap(b);
+        c->js = has_js(a) && has_js(b);
+        c->measure = STOKE_HEAP_LIVE_BYTES;
+        return c->native || c->js ? 0 : refuse(a, b, "give two heap snapshots");
+    }
+    c->native = 1;
+    int heap = measure != MEASURE_UNSET;
+    int a_fits = heap ? has_native_heap(a) : a->folded || a->traces.ncpu > 0;
+    int b_fits = heap ? has_native_heap(b) : b->folded || b->traces.ncpu > 0;
+    return a_fits && b_fits ? 0
+                            : refuse(a, b, "give two heap snapshots, or CPU traces or folded "
+                                           "stacks on both sides");
 }
 
 static int load_side(struct side *s, int measure)
@@ -172,6 +220,21 @@ static int load_side(struct side *s, int measure)
     return -1;
 }
 
+/* The one JavaScript heap snapshot of a side: its last, of one process. */
+static int choose_js(struct side *s)
+{
+    const char **last =
+        stoke_xmalloc((s->traces.nsnapshots + s->traces.njs_alone) * sizeof *last);
+    size_t n = last_js_snapshots(&s->traces, last);
+    s->js = n == 1 ? last[0] : NULL;
+    free(last);
+    if (n == 1)
+        return 0;
+    fprintf(stderr, "stoke diff: %s holds the JavaScript heap snapshots of %zu processes; give "
+                    "one .heapsnapshot file on each side\n", s->path, n);
+    return -1;
+}
+
 static void free_side(struct side *s)
 {
     stoke_profile_free(s->text.profile);
@@ -180,60 +243,28 @@ static void free_side(struct side *s)
 
 /* --- output --------------------------------------------------------------- */
 
-struct ranked_change {
-    int64_t change;
-    uint32_t stack;
+/* The diffs made: the native heap's or CPU's, then the JavaScript heap's. */
+struct diffs {
+    struct stoke_profile *profile[2];
+    char what[2][96];
+    size_t n;
+    struct stoke_js_heap_diff *js; /* the JavaScript heap's by constructor */
 };
 
-static int by_size_of_change(const void *a, const void *b)
+static int write_diff_html(const struct diffs *d, const struct diff_options *opt)
 {
-    const struct ranked_change *x = a, *y = b;
-    uint64_t cx = x->change < 0 ? -(uint64_t)x->change : (uint64_t)x->change;
-    uint64_t cy = y->change < 0 ? -(uint64_t)y->change : (uint64_t)y->change;
-    if (cx != cy)
-        return cx < cy ? 1 : -1;
-    return (x->stack > y->stack) - (x->stack < y->stack);
-}
-
-/* The stacks whose value changed most, by leaf function. */
-static void print_largest_changes(const struct stoke_profile *diff, const char *what)
-{
-    struct ranked_change *c = stoke_xmalloc((diff->nrows ? diff->nrows : 1) * sizeof *c);
-    size_t n = 0;
-    for (size_t r = 0; r < diff->nrows; r++) {
-        int64_t change = diff->rows[r].values[1] - diff->rows[r].values[0];
-        if (change && diff->stack_len[diff->rows[r].stack])
-            c[n++] = (struct ranked_change){change, diff->rows[r].stack};
-    }
-    qsort(c, n, sizeof *c, by_size_of_change);
-    if (n)
-        fprintf(stderr, "  largest changes in %s, by leaf function:\n", what);
-    for (size_t i = 0; i < n && i < LARGEST_CHANGES_SHOWN; i++) {
-        uint32_t s = c[i].stack;
-        uint32_t leaf = diff->stack_frames[diff->stack_start[s] + diff->stack_len[s] - 1];
-        char text[64];
-        format_change(text, sizeof text, diff->value_units[1], c[i].change);
-        fprintf(stderr, "  %12s  ", text);
-        stoke_put_printable(stderr, diff->frames[leaf].name, NAME_WIDTH_MAX);
-        fputc('\n', stderr);
-    }
-    if (!n)
-        fprintf(stderr, "  no change in %s\n", what);
-    free(c);
-}
-
-static int write_diff_html(const struct stoke_profile *diff, const struct diff_options *opt,
-                           const char *what)
-{
-    char path[PATH_MAX], err[PATH_MAX + 256], title[2 * PATH_MAX + 64], name[128];
+    char path[PATH_MAX], err[PATH_MAX + 256], title[2 * PATH_MAX + 64], names[2][128];
+    struct stoke_html_tab tabs[2];
     if (opt->output)
         snprintf(path, sizeof path, "%s", opt->output);
     else
         report_path_for(opt->after, DIFF_FILE_NAME, path, sizeof path);
     snprintf(title, sizeof title, "stoke diff: %s -> %s", opt->before, opt->after);
-    snprintf(name, sizeof name, "diff of %s", what);
-    struct stoke_html_tab tab = {name, diff, 1};
-    if (write_html_tabs_file(&tab, 1, title, NULL, path, err, sizeof err)) {
+    for (size_t i = 0; i < d->n; i++) {
+        snprintf(names[i], sizeof names[i], "diff of %s", d->what[i]);
+        tabs[i] = (struct stoke_html_tab){names[i], d->profile[i], 1};
+    }
+    if (write_html_tabs_file(tabs, d->n, title, NULL, path, err, sizeof err)) {
         fprintf(stderr, "stoke: %s\n", err);
         return -1;
     }
@@ -241,24 +272,70 @@ static int write_diff_html(const struct stoke_profile *diff, const struct diff_o
     return 0;
 }
 
-static int write_diff(const struct side *a, const struct side *b, int measure,
-                      const struct diff_options *opt)
+static int diff_native(const struct side *a, const struct side *b, const struct comparison *c,
+                       struct diffs *d)
 {
-    const char *what = measure == MEASURE_UNSET ? "CPU samples" : measure_label(measure);
-    struct stoke_profile *diff =
-        stoke_profile_diff(a->text.profile, b->text.profile, a->text.value_index);
+    const char *what = c->measure == MEASURE_UNSET ? "CPU samples" : measure_label(c->measure);
+    snprintf(d->what[d->n], sizeof d->what[d->n], "%s%s", c->js ? "native heap " : "", what);
+    d->profile[d->n++] = stoke_profile_diff(a->text.profile, b->text.profile,
+                                            a->text.value_index);
+    return 0;
+}
+
+static int diff_js(const struct side *a, const struct side *b, const struct comparison *c,
+                   struct diffs *d)
+{
+    char err[2 * PATH_MAX];
+    struct stoke_profile *before = stoke_profile_new(), *after = stoke_profile_new();
+    int rc = stoke_js_heap_compare(a->js, b->js, before, after, &d->js, err, sizeof err);
+    if (rc == 0) {
+        snprintf(d->what[d->n], sizeof d->what[d->n], "%s", measure_label(c->js_measure));
+        d->profile[d->n++] =
+            stoke_profile_diff(before, after, measure_value_index(c->js_measure));
+    } else {
+        fprintf(stderr, "stoke: %s\n", err);
+    }
+    stoke_profile_free(before);
+    stoke_profile_free(after);
+    return rc;
+}
+
+static int write_diffs(const struct diffs *d, const struct comparison *c,
+                       const struct diff_options *opt)
+{
     char err[PATH_MAX + 256];
-    int rc = 0;
     if (opt->folded) {
-        rc = write_folded_diff_file(diff, opt->output, err, sizeof err);
+        int rc = write_folded_diff_file((const struct stoke_profile *const *)d->profile, d->n,
+                                        opt->output, err, sizeof err);
         if (rc)
             fprintf(stderr, "stoke: %s\n", err);
-    } else {
-        rc = write_diff_html(diff, opt, what);
-        print_largest_changes(diff, what);
+        return rc;
     }
-    stoke_profile_free(diff);
+    int rc = write_diff_html(d, opt);
+    if (c->native)
+        print_largest_changes(stderr, d->profile[0], d->what[0], LARGEST_CHANGES_SHOWN);
+    if (d->js)
+        print_js_growth(stderr, d->js, LARGEST_CHANGES_SHOWN);
     return rc;
+}
+
+static void free_diffs(struct diffs *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        stoke_profile_free(d->profile[i]);
+    stoke_js_heap_diff_free(d->js);
+}
+
+static int compare(struct side *a, struct side *b, const struct comparison *c,
+                   const struct diff_options *opt)
+{
+    struct diffs d = {0};
+    int ok = (!c->native || (load_side(a, c->measure) == 0 && load_side(b, c->measure) == 0 &&
+                             diff_native(a, b, c, &d) == 0)) &&
+             (!c->js || (choose_js(a) == 0 && choose_js(b) == 0 && diff_js(a, b, c, &d) == 0)) &&
+             write_diffs(&d, c, opt) == 0;
+    free_diffs(&d);
+    return ok ? 0 : -1;
 }
 
 int diff_main(int argc, char **argv)
@@ -268,10 +345,9 @@ int diff_main(int argc, char **argv)
     if (status >= 0)
         return status;
     struct side a = {0}, b = {0};
-    int measure = opt.measure;
+    struct comparison c;
     int ok = find_side(&a, opt.before) == 0 && find_side(&b, opt.after) == 0 &&
-             choose_measure(&measure, &a, &b) == 0 && load_side(&a, measure) == 0 &&
-             load_side(&b, measure) == 0 && write_diff(&a, &b, measure, &opt) == 0;
+             choose_comparison(opt.measure, &a, &b, &c) == 0 && compare(&a, &b, &c, &opt) == 0;
     free_side(&a);
     free_side(&b);
     return ok ? EXIT_OK : EXIT_RUNTIME_FAILURE;

@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "cpuprofile.h"
 #include "load_output.h"
+#include "load_snapshots.h"
 #include "measure.h"
 #include "options.h"
 #include "outputs.h"
@@ -94,7 +95,10 @@ static int write_html_report(const struct recording *r, const struct export_opti
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     struct run_measures from_traces = {0};
     char *load_output = load_output_read(opt->input);
-    int rc = report_recording(r, &load, opt->measure, load_output, path, &from_traces);
+    struct load_snapshots during;
+    int grew = load_snapshots_read(opt->input, &during) == 0;
+    int rc = report_recording(r, &load, opt->measure, load_output, grew ? &during : NULL, path,
+                              &from_traces);
     free(load_output);
     return rc ? EXIT_RUNTIME_FAILURE : EXIT_OK;
 }

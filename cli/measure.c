@@ -11,31 +11,58 @@
 #include "profile.h"
 #include "units.h"
 
-static const struct {
+struct measure_name {
+    int measure;
     const char *option, *label;
-} measures[STOKE_HEAP_NVALUES] = {
-    [STOKE_HEAP_LIVE_BYTES] = {"live-bytes", "live bytes"},
-    [STOKE_HEAP_LIVE_OBJECTS] = {"live-objects", "live objects"},
-    [STOKE_HEAP_ALLOC_BYTES] = {"alloc-bytes", "allocated bytes"},
-    [STOKE_HEAP_ALLOC_OBJECTS] = {"alloc-objects", "allocated objects"},
 };
+
+/* A measure's first entry is its name; later ones are other names for it. */
+static const struct measure_name measures[] = {
+    {STOKE_HEAP_LIVE_BYTES, "live-bytes", "live bytes"},
+    {STOKE_HEAP_LIVE_OBJECTS, "live-objects", "live objects"},
+    {STOKE_HEAP_ALLOC_BYTES, "alloc-bytes", "allocated bytes"},
+    {STOKE_HEAP_ALLOC_OBJECTS, "alloc-objects", "allocated objects"},
+    {MEASURE_JS_SHALLOW, "js-shallow", "JavaScript heap bytes"},
+    {MEASURE_JS_SHALLOW, "js-retained", "JavaScript heap bytes"},
+    {MEASURE_JS_OBJECTS, "js-objects", "JavaScript heap objects"},
+};
+
+#define NMEASURE_NAMES (sizeof measures / sizeof measures[0])
+
+static const struct measure_name *named(int measure)
+{
+    for (size_t i = 0; i < NMEASURE_NAMES; i++)
+        if (measures[i].measure == measure)
+            return &measures[i];
+    return &measures[0];
+}
 
 int parse_measure(const char *text)
 {
-    for (int i = 0; i < STOKE_HEAP_NVALUES; i++)
+    for (size_t i = 0; i < NMEASURE_NAMES; i++)
         if (!strcmp(text, measures[i].option))
-            return i;
+            return measures[i].measure;
     return MEASURE_UNSET;
 }
 
 const char *measure_option(int measure)
 {
-    return measures[measure].option;
+    return named(measure)->option;
 }
 
 const char *measure_label(int measure)
 {
-    return measures[measure].label;
+    return named(measure)->label;
+}
+
+int is_js_measure(int measure)
+{
+    return measure >= MEASURE_JS;
+}
+
+size_t measure_value_index(int measure)
+{
+    return (size_t)(is_js_measure(measure) ? measure - MEASURE_JS : measure);
 }
 
 static int is_bytes(const char *unit)

@@ -14,13 +14,15 @@
 
 #include "alloc.h"
 #include "load_output.h"
+#include "load_snapshots.h"
 #include "outputs.h"
 #include "traces.h"
 
 int is_output_file_name(const char *name)
 {
     return is_trace_name(name) || is_js_heap_snapshot_name(name) ||
-           !strcmp(name, REPORT_FILE_NAME) || !strcmp(name, LOAD_OUTPUT_FILE);
+           !strcmp(name, REPORT_FILE_NAME) || !strcmp(name, LOAD_OUTPUT_FILE) ||
+           !strcmp(name, LOAD_SNAPSHOTS_FILE);
 }
 
 int owned_by_user_or_root(uid_t uid)

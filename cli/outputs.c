@@ -64,6 +64,8 @@ struct job {
     size_t ntabs;
     const char *title;
     const struct stoke_html_note *note;
+    const struct stoke_profile *const *profiles; /* differential: one after another */
+    size_t nprofiles;
 };
 
 /* Writes job to path, or to stdout when path is NULL. */
@@ -104,9 +106,12 @@ static int folded(FILE *out, const struct job *job)
     return stoke_write_folded(out, job->profile, job->value_index);
 }
 
-static int folded_diff(FILE *out, const struct job *job)
+static int folded_diffs(FILE *out, const struct job *job)
 {
-    return stoke_write_folded_diff(out, job->profile);
+    for (size_t i = 0; i < job->nprofiles; i++)
+        if (stoke_write_folded_diff(out, job->profiles[i]))
+            return -1;
+    return 0;
 }
 
 static int pprof(FILE *out, const struct job *job)
@@ -141,10 +146,10 @@ int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const 
     return write_job(&job, path, err, errlen);
 }
 
-int write_folded_diff_file(const struct stoke_profile *diff, const char *path, char *err,
-                           size_t errlen)
+int write_folded_diff_file(const struct stoke_profile *const *diffs, size_t n, const char *path,
+                           char *err, size_t errlen)
 {
-    struct job job = {.write = folded_diff, .profile = diff};
+    struct job job = {.write = folded_diffs, .profiles = diffs, .nprofiles = n};
     return write_job(&job, path, err, errlen);
 }
 

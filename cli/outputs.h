@@ -35,9 +35,9 @@ int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const 
 int write_format_file(int format, const struct stoke_profile *p, size_t value_index,
                       const char *path, char *err, size_t errlen);
 
-/* Differential folded stacks (before and after) of a stoke_profile_diff;
- * path NULL: standard output. */
-int write_folded_diff_file(const struct stoke_profile *diff, const char *path, char *err,
-                           size_t errlen);
+/* Differential folded stacks (before and after) of stoke_profile_diffs
+ * diffs[0..n), one after the other; path NULL: standard output. */
+int write_folded_diff_file(const struct stoke_profile *const *diffs, size_t n, const char *path,
+                           char *err, size_t errlen);
 
 #endif

@@ -24,6 +24,7 @@
 #include "launch.h"
 #include "left_running.h"
 #include "load_output.h"
+#include "load_snapshots.h"
 #include "manifest.h"
 #include "measure.h"
 #include "options.h"
@@ -490,7 +491,10 @@ static enum run_report report_run(const struct record_options *opt,
         char report[PATH_MAX];
         report_path_for(dir, REPORT_FILE_NAME, report, sizeof report);
         char *load_output = with_load_output ? load_output_read(dir) : NULL;
-        result = report_recording(&r, &load, MEASURE_UNSET, load_output, report, run);
+        struct load_snapshots during;
+        int grew = load_snapshots_read(dir, &during) == 0;
+        result = report_recording(&r, &load, MEASURE_UNSET, load_output, grew ? &during : NULL,
+                                  report, run);
         free(load_output);
         if (result == REPORT_WRITTEN && opt->open_report)
             open_report(report);
@@ -521,6 +525,8 @@ static int record_session(const struct record_options *opt, struct launch_plan *
     int saved_load = result.ran_load &&
                      load_output_save(child.output_dir, result.output.text, result.output.len,
                                       result.output.dropped) == 0;
+    if (result.snapshots.start[0] && result.snapshots.end[0])
+        load_snapshots_save(child.output_dir, &result.snapshots);
     free(result.output.text);
     enum run_report reported = REPORT_WRITTEN;
     remove_leftovers(opt, &child);

@@ -25,8 +25,10 @@ void report_usage(FILE *out)
             "usage: stoke report PATH [options]\n"
             "\n"
             "Makes a report from the traces of a recording, offline. PATH is one .stoke\n"
-            "trace or heap snapshot, or a directory of them (the output directory of\n"
-            "stoke record). CPU traces and heap snapshots get one tab each in the report.\n"
+            "trace or heap snapshot, a JavaScript heap snapshot (.heapsnapshot, from\n"
+            "stoke heap, node or Chrome DevTools), or a directory of them (the output\n"
+            "directory of stoke record). CPU traces and each heap snapshot get a tab each\n"
+            "in the report.\n"
             "PATH may also be a file of folded stacks (\"a;b;c 42\" lines, from stoke,\n"
             "perf script | stackcollapse-perf.pl, py-spy or async-profiler).\n"
             "\n"
@@ -43,7 +45,11 @@ void report_usage(FILE *out)
             "                      hold the CPU profile, or with --measure (or without CPU\n"
             "                      traces) the last heap snapshot of each process\n"
             "      --measure M     the heap value of text outputs: live-bytes (default for\n"
-            "                      snapshots), live-objects, alloc-bytes, alloc-objects\n"
+            "                      snapshots), live-objects, alloc-bytes, alloc-objects;\n"
+            "                      of the JavaScript heap: js-shallow (each stack the\n"
+            "                      bytes of the objects on that dominator path, so a\n"
+            "                      frame's total is what it retains; also js-retained),\n"
+            "                      js-objects\n"
             "      --threads       give each thread its own frame (CPU traces)\n"
             "  -h, --help          show this help\n");
 }
@@ -63,14 +69,18 @@ static int parse_options(int argc, char **argv, struct export_options *opt)
     return -1;
 }
 
-/* A heap measure needs a heap snapshot to measure. */
+/* A heap measure needs a snapshot of its heap to measure. */
 static int measure_applies(const struct recording *r, const struct export_options *opt)
 {
-    if (opt->measure == MEASURE_UNSET || r->nsnapshots)
+    if (opt->measure == MEASURE_UNSET ||
+        (is_js_measure(opt->measure) ? has_js_snapshots(r) : r->nsnapshots > 0))
         return 1;
     fprintf(stderr,
-            "stoke: '%s' holds no heap snapshot; --measure %s needs one (record with "
-            "stoke record --heap)\n",
+            is_js_measure(opt->measure)
+                ? "stoke: '%s' holds no JavaScript heap snapshot; --measure %s needs one "
+                  "(record node with stoke record --heap and take one with stoke heap PID)\n"
+                : "stoke: '%s' holds no heap snapshot; --measure %s needs one (record with "
+                  "stoke record --heap)\n",
             opt->input, measure_option(opt->measure));
     return 0;
 }

@@ -48,6 +48,7 @@ struct session {
     int interrupts;
     int interrupted_by; /* the first of them: stoke exits 128 + it */
     uint64_t start_ms, duration_end_ms;
+    struct load_snapshots snapshots;
 };
 
 static uint64_t now_ms(void)
@@ -264,8 +265,9 @@ static void run_load(struct session *s, int *status)
     }
 }
 
-/* A heap snapshot of the server now, its paths on stderr. */
-static void snapshot_server(const struct session *s, const char *moment)
+/* A heap snapshot of the server now, its paths on stderr; its file name
+ * in name. */
+static void snapshot_server(const struct session *s, const char *moment, char *name, size_t len)
 {
     struct heap_request taken;
     pid_t server = s->port_pid ? s->port_pid : s->server;
@@ -276,6 +278,10 @@ static void snapshot_server(const struct session *s, const char *moment)
     }
     fprintf(stderr, "stoke: heap snapshot as the load %s: %s%s%s\n", moment, taken.native,
             taken.js[0] ? " and " : "", taken.js);
+    const char *slash = strrchr(taken.native, '/');
+    const char *file = slash ? slash + 1 : taken.native;
+    if (strlen(file) < len)
+        memcpy(name, file, strlen(file) + 1);
 }
 
 /* Without a load: until the server ends, the duration is over or Ctrl-C. */
@@ -299,11 +305,11 @@ static void run_phases(struct session *s, int *status)
         fputc('\n', stderr);
     }
     if (s->plan->load && s->plan->heap)
-        snapshot_server(s, "starts");
+        snapshot_server(s, "starts", s->snapshots.start, sizeof s->snapshots.start);
     if (s->plan->load)
         run_load(s, status);
     if (s->plan->load && s->plan->heap && s->server_alive && !s->interrupts)
-        snapshot_server(s, "ends");
+        snapshot_server(s, "ends", s->snapshots.end, sizeof s->snapshots.end);
     if (!s->plan->load)
         run_server_alone(s, status);
 }
@@ -354,6 +360,7 @@ static void finish(struct session *s, int status, struct session_result *result)
         .ran_load = s->load.pid > 0,
         .output = s->load.output,
         .wall_us = (now_ms() - s->start_ms) * 1000,
+        .snapshots = s->snapshots,
     };
     s->load.output = (struct load_output){0};
     load_command_free(&s->load);

@@ -15,6 +15,7 @@
 
 #include "launch.h"
 #include "load_command.h"
+#include "load_snapshots.h"
 
 struct session_plan {
     const char *load;         /* -P COMMAND; NULL: none */
@@ -32,6 +33,7 @@ struct session_result {
     int ran_load;        /* 1: output holds the load command's output */
     struct load_output output;
     uint64_t wall_us;
+    struct load_snapshots snapshots; /* with plan->heap: those taken, or "" */
 };
 
 /* Runs the session; the launch plan's session fields are filled in here.

@@ -1,14 +1,18 @@
 /*
- * top.c - `stoke top PATH [--threads]`: prints the table of the ten
- * hottest functions (self and total) of the CPU traces at PATH, a trace or
- * a directory of them, as `stoke record` prints it after a run. Never
+ * top.c - `stoke top PATH`: prints the table of the ten hottest functions
+ * (self and total) of the CPU traces at PATH, a trace or a directory of
+ * them, as `stoke record` prints it after a run, and the ten constructors
+ * that retain the most of each JavaScript heap snapshot there. Never
  * writes a file.
  */
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "alloc.h"
 #include "commands.h"
+#include "js_heap_terminal.h"
 #include "options.h"
 #include "summary.h"
 #include "traces.h"
@@ -19,7 +23,10 @@ void top_usage(FILE *out)
                  "\n"
                  "Prints the ten hottest functions of the CPU traces at PATH (one .stoke trace\n"
                  "or the output directory of stoke record): the share of samples in each\n"
-                 "function itself (self) and in it and what it calls (total).\n"
+                 "function itself (self) and in it and what it calls (total). For a\n"
+                 "JavaScript heap snapshot (.heapsnapshot), or the last one of each process in\n"
+                 "a directory: the ten constructors whose objects retain the most, with their\n"
+                 "shallow bytes and object counts, as DevTools' Summary shows them.\n"
                  "\n"
                  "options:\n"
                  "  -h, --help          show this help\n");
@@ -50,13 +57,10 @@ static int parse_options(int argc, char **argv, const char **input)
     return -1;
 }
 
-static int print_top(const struct recording *r, const char *input)
+#define CONSTRUCTORS_SHOWN 10
+
+static int print_hottest_functions(const struct recording *r)
 {
-    if (!r->ncpu) {
-        fprintf(stderr, "stoke top: '%s' holds no CPU trace (only heap snapshots); "
-                        "see them with stoke report %s\n", input, input);
-        return EXIT_RUNTIME_FAILURE;
-    }
     char err[PATH_MAX + 256];
     struct stoke_load_options load = {0};
     struct stoke_profile *p = load_cpu_profile(r, &load, err, sizeof err);
@@ -67,6 +71,39 @@ static int print_top(const struct recording *r, const char *input)
     print_hottest(stdout, p);
     stoke_profile_free(p);
     return EXIT_OK;
+}
+
+static int print_biggest_constructors(const struct recording *r)
+{
+    const char **last = stoke_xmalloc((r->nsnapshots + r->njs_alone) * sizeof *last);
+    size_t n = last_js_snapshots(r, last);
+    int status = EXIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        char err[PATH_MAX + 256];
+        struct js_snapshot_summary s = {0};
+        if (js_snapshot_read(last[i], NULL, &s, err, sizeof err) == 0)
+            print_js_constructors(stdout, last[i], &s, CONSTRUCTORS_SHOWN);
+        else {
+            fprintf(stderr, "stoke: %s\n", err);
+            status = EXIT_RUNTIME_FAILURE;
+        }
+        js_snapshot_summary_free(&s);
+    }
+    free(last);
+    return status;
+}
+
+static int print_top(const struct recording *r, const char *input)
+{
+    if (!r->ncpu && !has_js_snapshots(r)) {
+        fprintf(stderr, "stoke top: '%s' holds no CPU trace (only heap snapshots); "
+                        "see them with stoke report %s\n", input, input);
+        return EXIT_RUNTIME_FAILURE;
+    }
+    int status = r->ncpu ? print_hottest_functions(r) : EXIT_OK;
+    if (has_js_snapshots(r) && print_biggest_constructors(r) != EXIT_OK)
+        status = EXIT_RUNTIME_FAILURE;
+    return status;
 }
 
 int top_main(int argc, char **argv)

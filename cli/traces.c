@@ -1,9 +1,10 @@
 /*
  * traces.c - the trace files of a path: knows the names the agent gives
  * them, finds them (all of a directory, or those a recording made), tells
- * CPU traces from heap snapshots by their records (symbolizer's peek), and
- * loads them through the symbolizer's loader, CPU traces into one profile
- * and snapshots into profiles of their own. Never parses traces itself and
+ * CPU traces from heap snapshots by their records (symbolizer's peek),
+ * pairs each native snapshot with its JavaScript half by name, and loads
+ * them through the symbolizer's loaders, CPU traces into one profile and
+ * snapshots into profiles of their own. Never parses traces itself and
  * never writes anything but stderr warnings.
  */
 #define _GNU_SOURCE /* memrchr */
@@ -18,6 +19,8 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
+#include "js_heap.h"
+#include "js_heap_profile.h"
 #include "stoke_format.h"
 
 #define TRACE_SUFFIX ".stoke"
@@ -81,6 +84,11 @@ static int select_trace(const struct dirent *e)
     return is_trace_name(e->d_name);
 }
 
+static int select_recording_file(const struct dirent *e)
+{
+    return is_trace_name(e->d_name) || is_js_heap_snapshot_name(e->d_name);
+}
+
 /* 1 when path (named name in its directory) is one of earlier. */
 static int is_earlier_file(const char *path, const char *name,
                            const struct output_files *earlier)
@@ -118,18 +126,54 @@ int is_peak_snapshot(const struct snapshot *s)
     return s->info.heap.trigger == STOKE_HEAP_PEAK;
 }
 
+int has_js_snapshots(const struct recording *r)
+{
+    for (size_t i = 0; i < r->nsnapshots; i++)
+        if (r->snapshots[i].js_path)
+            return 1;
+    return r->njs_alone > 0;
+}
+
 /* --- sorting files by kind ------------------------------------------------ */
 
 static void add_trace(struct recording *r, const char *path, const struct stoke_trace_info *info)
 {
     if (info->kind == STOKE_PROFILE_HEAP) {
         r->snapshots = stoke_xrealloc(r->snapshots, (r->nsnapshots + 1) * sizeof *r->snapshots);
-        r->snapshots[r->nsnapshots++] = (struct snapshot){stoke_xstrdup(path), *info};
+        r->snapshots[r->nsnapshots++] = (struct snapshot){stoke_xstrdup(path), *info, NULL};
     } else {
         r->cpu_traces = stoke_xrealloc(r->cpu_traces, (r->ncpu + 1) * sizeof *r->cpu_traces);
         r->cpu_traces[r->ncpu++] = stoke_xstrdup(path);
         r->nempty += info->pid == 0;
     }
+}
+
+/* The path of the JavaScript half of the native snapshot at path
+ * (malloc'ed), whether or not it exists. */
+static char *js_half_name(const char *path)
+{
+    size_t stem = strlen(path) - (is_trace_name(path) ? strlen(TRACE_SUFFIX) : 0);
+    char *js = stoke_xmalloc(stem + strlen(JS_HEAP_SUFFIX) + 1);
+    memcpy(js, path, stem);
+    strcpy(js + stem, JS_HEAP_SUFFIX);
+    return js;
+}
+
+/* Gives js (malloc'ed, taken) to the native snapshot it is the half of,
+ * or to r's lone ones. */
+static void add_js_snapshot(struct recording *r, char *js)
+{
+    for (size_t i = 0; i < r->nsnapshots; i++) {
+        char *half = js_half_name(r->snapshots[i].path);
+        int match = !r->snapshots[i].js_path && !strcmp(half, js);
+        free(half);
+        if (match) {
+            r->snapshots[i].js_path = js;
+            return;
+        }
+    }
+    r->js_alone = stoke_xrealloc(r->js_alone, (r->njs_alone + 1) * sizeof *r->js_alone);
+    r->js_alone[r->njs_alone++] = js;
 }
 
 static int by_pid_then_sequence(const void *a, const void *b)
@@ -149,35 +193,57 @@ static void sort_snapshots(struct recording *r)
         qsort(r->snapshots, r->nsnapshots, sizeof *r->snapshots, by_pid_then_sequence);
 }
 
+/* Sorts path into r, or says on stderr why it cannot; 1 when it could. A
+ * .heapsnapshot is only kept in *js (taken later, once the native
+ * snapshots are known). */
+static int add_file(struct recording *r, const char *path, char ***js, size_t *njs)
+{
+    char why[PATH_MAX + 256];
+    struct stoke_trace_info info;
+    if (is_js_heap_snapshot_name(path)) {
+        if (!stoke_is_js_heap_file(path)) {
+            fprintf(stderr, "stoke: '%s' is not a V8 heap snapshot (it does not begin with "
+                            "{\"snapshot\"); skipped\n", path);
+            return 0;
+        }
+        *js = stoke_xrealloc(*js, (*njs + 1) * sizeof **js);
+        (*js)[(*njs)++] = stoke_xstrdup(path);
+        return 1;
+    }
+    if (stoke_peek_trace(path, &info, why, sizeof why) == 0) {
+        add_trace(r, path, &info);
+        return 1;
+    }
+    fprintf(stderr, "stoke: %s\n", why);
+    return 0;
+}
+
 /* The traces of dir but those of earlier (NULL: none). */
 static int find_in_directory(const char *dir, const struct output_files *earlier,
                              struct recording *r, char *err, size_t errlen)
 {
     struct dirent **names;
-    int count = scandir(dir, &names, select_trace, alphasort);
+    int count = scandir(dir, &names, select_recording_file, alphasort);
     if (count < 0) {
         snprintf(err, errlen, "cannot read directory '%s': %s", dir, strerror(errno));
         return -1;
     }
     int found = 0, tried = 0;
+    char **js = NULL;
+    size_t njs = 0;
     for (int i = 0; i < count; i++) {
-        char path[PATH_MAX], why[PATH_MAX + 256];
-        struct stoke_trace_info info;
+        char path[PATH_MAX];
         path_in_dir(dir, names[i]->d_name, path, sizeof path);
-        if (is_earlier_file(path, names[i]->d_name, earlier)) {
-            free(names[i]);
-            continue;
-        }
-        tried++;
-        if (stoke_peek_trace(path, &info, why, sizeof why) == 0) {
-            add_trace(r, path, &info);
-            found++;
-        } else {
-            fprintf(stderr, "stoke: %s\n", why);
+        if (!is_earlier_file(path, names[i]->d_name, earlier)) {
+            tried++;
+            found += add_file(r, path, &js, &njs);
         }
         free(names[i]);
     }
     free(names);
+    for (size_t i = 0; i < njs; i++)
+        add_js_snapshot(r, js[i]);
+    free(js);
     if (tried > 0 && found == 0) {
         snprintf(err, errlen, "no trace in '%s' could be read (%d tried); record again", dir,
                  tried);
@@ -186,25 +252,39 @@ static int find_in_directory(const char *dir, const struct output_files *earlier
     return found;
 }
 
+/* A file named on the command line: a JavaScript heap snapshot (by its
+ * text, whatever its name), or a trace; a native snapshot gets the half
+ * beside it. 1, or -1 with err. */
+static int add_named_file(const char *path, struct recording *r, char *err, size_t errlen)
+{
+    if (stoke_is_js_heap_file(path)) {
+        add_js_snapshot(r, stoke_xstrdup(path));
+        return 1;
+    }
+    struct stoke_trace_info info;
+    if (stoke_peek_trace(path, &info, err, errlen))
+        return -1;
+    add_trace(r, path, &info);
+    char *js = info.kind == STOKE_PROFILE_HEAP ? js_half_name(path) : NULL;
+    if (js && stoke_is_js_heap_file(js))
+        r->snapshots[r->nsnapshots - 1].js_path = js;
+    else
+        free(js);
+    return 1;
+}
+
 /* Adds the traces of path to r; returns how many, or -1 with err. */
 static int add_traces_of(const char *path, struct recording *r, char *err, size_t errlen)
 {
     struct stat st;
-    int found;
     if (stat(path, &st)) {
-        snprintf(err, errlen, "cannot open '%s': %s; give a .stoke trace or a directory of them",
-                 path, strerror(errno));
+        snprintf(err, errlen, "cannot open '%s': %s; give a .stoke trace, a .heapsnapshot or a "
+                              "directory of them", path, strerror(errno));
         return -1;
     }
-    if (S_ISDIR(st.st_mode)) {
-        found = find_in_directory(path, NULL, r, err, errlen);
-    } else {
-        struct stoke_trace_info info;
-        found = stoke_peek_trace(path, &info, err, errlen) == 0 ? 1 : -1;
-        if (found == 1)
-            add_trace(r, path, &info);
-    }
-    return found;
+    if (S_ISDIR(st.st_mode))
+        return find_in_directory(path, NULL, r, err, errlen);
+    return add_named_file(path, r, err, errlen);
 }
 
 int find_run_traces(const char *dir, const struct output_files *earlier, struct recording *r,
@@ -238,10 +318,15 @@ void free_recording(struct recording *r)
 {
     for (size_t i = 0; i < r->ncpu; i++)
         free(r->cpu_traces[i]);
-    for (size_t i = 0; i < r->nsnapshots; i++)
+    for (size_t i = 0; i < r->nsnapshots; i++) {
         free(r->snapshots[i].path);
+        free(r->snapshots[i].js_path);
+    }
+    for (size_t i = 0; i < r->njs_alone; i++)
+        free(r->js_alone[i]);
     free(r->cpu_traces);
     free(r->snapshots);
+    free(r->js_alone);
     memset(r, 0, sizeof *r);
 }
 
@@ -291,4 +376,36 @@ size_t last_snapshots(const struct recording *r, const struct snapshot **out)
             out[n - 1] = s; /* a higher sequence of the same process */
     }
     return n;
+}
+
+size_t last_js_snapshots(const struct recording *r, const char **out)
+{
+    size_t n = 0;
+    uint32_t last_pid = 0;
+    for (size_t i = 0; i < r->nsnapshots; i++) {
+        const struct snapshot *s = &r->snapshots[i];
+        if (!s->js_path)
+            continue;
+        if (n && last_pid == s->info.pid)
+            out[n - 1] = s->js_path; /* a higher sequence of the same process */
+        else
+            out[n++] = s->js_path;
+        last_pid = s->info.pid;
+    }
+    for (size_t i = 0; i < r->njs_alone; i++)
+        out[n++] = r->js_alone[i];
+    return n;
+}
+
+struct stoke_profile *load_js_snapshots(const char *const *paths, size_t n, char *err,
+                                        size_t errlen)
+{
+    struct stoke_profile *p = stoke_profile_new();
+    for (size_t i = 0; i < n; i++) {
+        if (stoke_js_heap_load(p, paths[i], err, errlen)) {
+            stoke_profile_free(p);
+            return NULL;
+        }
+    }
+    return p;
 }

@@ -1,6 +1,9 @@
 /*
- * traces.h - finds the trace files of a path, sorts them into CPU traces and
- * heap snapshots, and loads them into profiles (one profile holds one kind).
+ * traces.h - finds the trace files of a path, sorts them into CPU traces,
+ * heap snapshots and JavaScript heap snapshots (node's .heapsnapshot files,
+ * each the JavaScript half of the native snapshot of the same name, or a
+ * file of its own), and loads them into profiles (one profile holds one
+ * kind).
  */
 #ifndef STOKE_CLI_TRACES_H
 #define STOKE_CLI_TRACES_H
@@ -35,6 +38,7 @@ int count_run_traces(const char *dir, const struct output_files *earlier);
 struct snapshot {
     char *path;
     struct stoke_trace_info info;
+    char *js_path; /* its JavaScript half: <name>.heapsnapshot beside <name>.stoke, or NULL */
 };
 
 /* The traces of a path (one file, or the .stoke files of a directory). */
@@ -44,12 +48,20 @@ struct recording {
     size_t nempty;              /* CPU traces without a PROCESS record: nothing to report */
     struct snapshot *snapshots; /* by pid, then sequence; a pid's peak snapshot last */
     size_t nsnapshots;
+    char **js_alone;            /* .heapsnapshot files no native snapshot has as its
+                                 * half (a heapdump file, DevTools'), in name order */
+    size_t njs_alone;
 };
+
+/* 1 when r holds a JavaScript heap snapshot. */
+int has_js_snapshots(const struct recording *r);
 
 /* 1 when s holds the peak snapshot (--heap-peak), not a numbered one. */
 int is_peak_snapshot(const struct snapshot *s);
 
-/* Sorts the traces at path by kind into r. A trace of a directory that
+/* Sorts the traces at path by kind into r: a .stoke trace, a
+ * .heapsnapshot, or a directory of them. A native snapshot given alone
+ * gets the JavaScript half beside it. A trace of a directory that
  * cannot be read is reported on stderr and skipped. Returns the number of
  * traces found (0: a directory without traces), or -1 with a one-line
  * message in err. */
@@ -81,5 +93,15 @@ struct stoke_profile *load_snapshots(const struct snapshot *const *snapshots, si
  * snapshot only for a process that has no other), in out (room for
  * r->nsnapshots); returns how many. */
 size_t last_snapshots(const struct recording *r, const struct snapshot **out);
+
+/* The last JavaScript heap snapshot of each process of r (the half of its
+ * latest native snapshot that has one), then every one alone, in out
+ * (room for r->nsnapshots + r->njs_alone); returns how many. */
+size_t last_js_snapshots(const struct recording *r, const char **out);
+
+/* Loads the JavaScript heap snapshots paths[0..n) into one new profile
+ * (STOKE_PROFILE_JS_HEAP); NULL with err when one cannot be read. */
+struct stoke_profile *load_js_snapshots(const char *const *paths, size_t n, char *err,
+                                        size_t errlen);
 
 #endif

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
+#include "js_heap.h"
 #include "stoke_format.h"
 #include "warn.h"
 
@@ -33,7 +34,8 @@ int stoke_is_folded_file(const char *path)
     char magic[STOKE_MAGIC_LEN];
     size_t n = fread(magic, 1, sizeof magic, f);
     fclose(f);
-    return n < sizeof magic || memcmp(magic, STOKE_MAGIC, STOKE_MAGIC_LEN) != 0;
+    return (n < sizeof magic || memcmp(magic, STOKE_MAGIC, STOKE_MAGIC_LEN) != 0) &&
+           !stoke_is_js_heap_file(path);
 }
 
 struct folded_reader {

@@ -36,8 +36,9 @@
 /* Twice async-profiler's default stack depth, 16 times perf's. */
 #define STOKE_MAX_FOLDED_DEPTH 4096
 
-/* 1 when path is a regular file that is not a stoke trace (which begins
- * with STOKE_MAGIC): it is read as folded stacks. */
+/* 1 when path is a regular file that is neither a stoke trace (which
+ * begins with STOKE_MAGIC) nor a V8 heap snapshot: it is read as folded
+ * stacks. */
 int stoke_is_folded_file(const char *path);
 
 /* Reads the folded stacks of path into a new profile. Returns NULL with a

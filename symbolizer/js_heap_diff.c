@@ -3,7 +3,7 @@
  *
  * Owns: the census of a snapshot (its groups' totals and their objects'
  * ids and sizes, sorted by id), matching groups and objects across two
- * snapshots, and the order of the changes.
+ * snapshots, the bytes new objects hold, and the order of the changes.
  * Never: keeps a pointer into a snapshot or an analysis.
  */
 #include "js_heap_diff.h"
@@ -153,6 +153,8 @@ static int64_t delta(const uint64_t *sides)
 static int by_growth(const void *x, const void *y)
 {
     const struct stoke_js_class_change *a = x, *b = y;
+    if (a->held_by_new != b->held_by_new)
+        return a->held_by_new > b->held_by_new ? -1 : 1;
     int64_t da = delta(a->shallow_bytes), db = delta(b->shallow_bytes);
     if (da != db)
         return da > db ? -1 : 1;
@@ -163,8 +165,9 @@ static int by_growth(const void *x, const void *y)
     return strcmp(a->name, b->name);
 }
 
-struct stoke_js_heap_diff *stoke_js_heap_diff(const struct stoke_js_census *before,
-                                              const struct stoke_js_census *after)
+/* The changes of every group, in the order of the groups in d->impl. */
+static struct stoke_js_heap_diff *changes_of(const struct stoke_js_census *before,
+                                            const struct stoke_js_census *after)
 {
     struct stoke_js_heap_diff *d = stoke_xcalloc(1, sizeof *d);
     struct js_class_table *all = stoke_xcalloc(1, sizeof *all);
@@ -186,7 +189,19 @@ struct stoke_js_heap_diff *stoke_js_heap_diff(const struct stoke_js_census *befo
         set_side(change, a, AFTER);
         match_objects(change, ob, nb, oa, na);
     }
+    return d;
+}
+
+static void sort_changes(struct stoke_js_heap_diff *d)
+{
     qsort(d->classes, d->nclasses, sizeof *d->classes, by_growth);
+}
+
+struct stoke_js_heap_diff *stoke_js_heap_diff(const struct stoke_js_census *before,
+                                              const struct stoke_js_census *after)
+{
+    struct stoke_js_heap_diff *d = changes_of(before, after);
+    sort_changes(d);
     return d;
 }
 
@@ -200,15 +215,123 @@ void stoke_js_heap_diff_free(struct stoke_js_heap_diff *d)
     free(d);
 }
 
+/* --- what new objects hold ------------------------------------------------------- */
+
+/* Of the later snapshot, what finding the new objects' holdings needs once
+ * its graph is gone: per node its id, whether it is counted, its group
+ * (index into the census's table), dominator and retained bytes. */
+struct later_tree {
+    size_t n;
+    uint32_t *id, *class_of, *dominator;
+    uint64_t *retained;
+    uint8_t *counted;
+};
+
+static void keep_tree(struct later_tree *t, const struct stoke_js_heap_analysis *a,
+                      const struct stoke_js_census *c)
+{
+    uint32_t *census_class = stoke_xmalloc((a->nclasses ? a->nclasses : 1) * sizeof *census_class);
+    for (size_t k = 0; k < a->nclasses; k++)
+        census_class[k] = (uint32_t)js_class_table_find(&c->table, a->classes[k].name,
+                                                        where_of(&a->classes[k]));
+    size_t n = t->n = a->heap->node_count;
+    t->id = stoke_xmalloc((n ? n : 1) * sizeof *t->id);
+    t->class_of = stoke_xmalloc((n ? n : 1) * sizeof *t->class_of);
+    t->dominator = stoke_xmalloc((n ? n : 1) * sizeof *t->dominator);
+    t->retained = stoke_xmalloc((n ? n : 1) * sizeof *t->retained);
+    t->counted = stoke_xmalloc(n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        t->id[i] = a->heap->node_id[i];
+        t->class_of[i] = census_class[a->class_of[i]];
+        t->dominator[i] = a->tree.dominator[i];
+        t->retained[i] = a->tree.retained[i];
+        t->counted[i] = a->shallow[i] != 0;
+    }
+    free(census_class);
+}
+
+static void free_tree(struct later_tree *t)
+{
+    free(t->id);
+    free(t->class_of);
+    free(t->dominator);
+    free(t->retained);
+    free(t->counted);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every counted object id of c, sorted; *n of them. */
+static uint32_t *ids_of(const struct stoke_js_census *c, size_t *n)
+{
+    *n = c->object_start[c->table.nclasses];
+    uint32_t *ids = stoke_xmalloc((*n ? *n : 1) * sizeof *ids);
+    for (size_t i = 0; i < *n; i++)
+        ids[i] = c->objects[i].id;
+    qsort(ids, *n, sizeof *ids, by_value);
+    return ids;
+}
+
+enum { UNSEEN = 0, NEW_ABOVE, NO_NEW_ABOVE };
+
+/* 1 when a node strictly above node in the dominator tree is new. Walks up
+ * to the first node already known and marks the path (no recursion: a
+ * chain may be millions long). */
+static int new_above(const struct later_tree *t, const uint8_t *is_new, uint8_t *above,
+                     uint32_t node)
+{
+    uint32_t top = node;
+    while (above[top] == UNSEEN && t->dominator[top] != top && !is_new[t->dominator[top]])
+        top = t->dominator[top];
+    uint8_t state = above[top] != UNSEEN      ? above[top]
+                    : t->dominator[top] == top ? NO_NEW_ABOVE
+                                               : NEW_ABOVE;
+    for (uint32_t at = node; above[at] == UNSEEN; at = t->dominator[at]) {
+        above[at] = state;
+        if (at == top)
+            break;
+    }
+    return state == NEW_ABOVE;
+}
+
+/* Adds to each group's held_by_new the retained bytes of its new objects
+ * that no new object dominates. d's classes are still in d->impl's order. */
+static void add_new_holdings(struct stoke_js_heap_diff *d, const struct later_tree *t,
+                             const struct stoke_js_census *before,
+                             const struct stoke_js_census *after)
+{
+    size_t nold;
+    uint32_t *old = ids_of(before, &nold);
+    uint8_t *is_new = stoke_xcalloc(t->n ? t->n : 1, 1);
+    uint8_t *above = stoke_xcalloc(t->n ? t->n : 1, 1);
+    for (size_t i = 0; i < t->n; i++)
+        is_new[i] = t->counted[i] && !bsearch(&t->id[i], old, nold, sizeof *old, by_value);
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (!is_new[i] || new_above(t, is_new, above, i))
+            continue;
+        const struct stoke_js_class *k = &after->table.classes[t->class_of[i]];
+        int64_t change = js_class_table_find(d->impl, k->name, where_of(k));
+        if (change >= 0)
+            d->classes[change].held_by_new += t->retained[i];
+    }
+    free(old);
+    free(is_new);
+    free(above);
+}
+
 /* --- reading two snapshots --------------------------------------------------------- */
 
 /* Reads one snapshot, adds it to profile and returns its census, or NULL
- * with err set. */
+ * with err set; tree (NULL: not wanted) keeps its dominator tree. */
 static struct stoke_js_census *take_census(const char *path,
                                            const struct stoke_js_interfaces *interfaces,
                                            struct stoke_js_interfaces **inferred,
-                                           struct stoke_profile *profile, char *err,
-                                           size_t errlen)
+                                           struct stoke_profile *profile,
+                                           struct later_tree *tree, char *err, size_t errlen)
 {
     struct stoke_js_heap *h = stoke_js_heap_read(path, err, errlen);
     if (!h)
@@ -218,6 +341,8 @@ static struct stoke_js_census *take_census(const char *path,
     struct stoke_js_heap_analysis *a = stoke_js_heap_analyze(h, interfaces);
     stoke_js_heap_add_to_profile(profile, a);
     struct stoke_js_census *c = stoke_js_census_of(a);
+    if (tree)
+        keep_tree(tree, a, c);
     stoke_js_heap_analysis_free(a);
     stoke_js_heap_free(h);
     return c;
@@ -229,11 +354,19 @@ int stoke_js_heap_compare(const char *before_path, const char *after_path,
                           char *err, size_t errlen)
 {
     struct stoke_js_interfaces *interfaces = NULL;
+    struct later_tree tree = {0};
     struct stoke_js_census *after = take_census(after_path, NULL, &interfaces, after_profile,
-                                                err, errlen);
+                                                &tree, err, errlen);
     struct stoke_js_census *before =
-        after ? take_census(before_path, interfaces, NULL, before_profile, err, errlen) : NULL;
-    *diff = before ? stoke_js_heap_diff(before, after) : NULL;
+        after ? take_census(before_path, interfaces, NULL, before_profile, NULL, err, errlen)
+              : NULL;
+    *diff = NULL;
+    if (before) {
+        *diff = changes_of(before, after);
+        add_new_holdings(*diff, &tree, before, after);
+        sort_changes(*diff);
+    }
+    free_tree(&tree);
     stoke_js_interfaces_free(interfaces);
     stoke_js_census_free(before);
     stoke_js_census_free(after);

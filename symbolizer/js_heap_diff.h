@@ -10,8 +10,16 @@
  * dominator paths. Both name plain objects after the later snapshot's
  * interfaces, as DevTools does, so the groups of the two match.
  *
+ * The growth of a leak shows in several groups at once: 20,000 new Leak
+ * objects each holding a new string grow both "Leak" and "(string)", and
+ * the array that holds them retains it all. held_by_new names the group
+ * whose new objects hold it: a new object that another new object
+ * dominates counts in that one's group only, and old objects (the array)
+ * hold nothing new by themselves. The groups' held_by_new add up to the
+ * bytes the new objects retain.
+ *
  * Never: holds two snapshots' graphs at once (each is read, summed up and
- * freed before the next).
+ * freed before the next; of the later one, its dominator tree is kept).
  */
 #ifndef STOKE_JS_HEAP_DIFF_H
 #define STOKE_JS_HEAP_DIFF_H
@@ -31,10 +39,14 @@ struct stoke_js_class_change {
     uint64_t retained_bytes[2];
     uint64_t new_count, new_bytes;         /* in after, not in before */
     uint64_t deleted_count, deleted_bytes; /* in before, not in after */
+    uint64_t held_by_new;  /* bytes the group's new objects retain that no
+                            * other new object retains: where the growth
+                            * hangs (stoke_js_heap_compare only, else 0) */
 };
 
 struct stoke_js_heap_diff {
-    struct stoke_js_class_change *classes; /* most grown (shallow bytes) first */
+    struct stoke_js_class_change *classes; /* most held by new objects first,
+                                            * then most grown (shallow bytes) */
     size_t nclasses;
     void *impl;
 };
@@ -51,7 +63,8 @@ struct stoke_js_heap_diff *stoke_js_heap_diff(const struct stoke_js_census *befo
                                               const struct stoke_js_census *after);
 void stoke_js_heap_diff_free(struct stoke_js_heap_diff *d);
 
-/* Reads and compares two snapshots: the per-group changes in *diff, and
+/* Reads and compares two snapshots: the per-group changes in *diff (with
+ * held_by_new, from the later snapshot's dominator tree), and
  * each snapshot added to its profile (before_profile, after_profile: empty
  * profiles, made JS heap profiles). Returns 0, or -1 with a one-line
  * message in err naming the file at fault. */

@@ -549,6 +549,47 @@ static void test_diff(void)
     stoke_profile_free(pa);
 }
 
+/* Where growth hangs: after adds a new Holder (40) holding a new Str
+ * (100), and a new Str (50) under the old Item 103. Holder's new objects
+ * hold 140 (its Str counts in Holder, not in Str), Str's hold 50, Item's
+ * new ones (107, 109) 16, New's 4: the order of the changes. */
+static const struct tnode grown_nodes[] = {
+    {"synthetic", "", 0, 0, 0},       {"object", "Item", 8, 103, 0}, {"object", "Item", 8, 107, 0},
+    {"object", "Item", 8, 109, 0},    {"object", "New", 4, 111, 0},  {"object", "Holder", 40, 113, 0},
+    {"object", "Str", 100, 115, 0},   {"object", "Str", 50, 117, 0},
+};
+static const struct tedge grown_edges[] = {
+    {0, "element", "1", 1}, {0, "element", "2", 2}, {0, "element", "3", 3},
+    {0, "element", "4", 4}, {0, "element", "5", 5}, {5, "property", "s", 6},
+    {1, "property", "s", 7}};
+
+static void test_diff_held_by_new(void)
+{
+    char before[256], after[256], err[512];
+    struct tsnapshot b = SNAPSHOT(before_nodes, before_edges);
+    struct tsnapshot a = SNAPSHOT(grown_nodes, grown_edges);
+    scratch_path(before, sizeof before, "before.heapsnapshot");
+    scratch_path(after, sizeof after, "grown.heapsnapshot");
+    write_snapshot(before, &b);
+    write_snapshot(after, &a);
+    struct stoke_profile *pb = stoke_profile_new(), *pa = stoke_profile_new();
+    struct stoke_js_heap_diff *d;
+    CHECK(stoke_js_heap_compare(before, after, pb, pa, &d, err, sizeof err) == 0);
+    static const struct {
+        const char *name;
+        uint64_t held;
+    } expected[] = {{"Holder", 140}, {"Str", 50}, {"Item", 16}, {"New", 4}, {"Gone", 0}};
+    CHECK(d->nclasses == 5);
+    for (size_t i = 0; i < d->nclasses && i < 5; i++) {
+        CHECK_STR(d->classes[i].name, expected[i].name);
+        CHECK(d->classes[i].held_by_new == expected[i].held);
+    }
+    CHECK(d->classes[1].new_count == 2 && d->classes[1].new_bytes == 150);
+    stoke_js_heap_diff_free(d);
+    stoke_profile_free(pb);
+    stoke_profile_free(pa);
+}
+
 /* --- damaged files ------------------------------------------------------------------------- */
 
 static char *write_text(const char *name, const char *text, size_t len)
@@ -681,6 +722,7 @@ int main(void)
     test_long_chain();
     test_deep_stacks();
     test_diff();
+    test_diff_held_by_new();
     test_truncated();
     test_bad_files();
     test_repairs();
