@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "proc_stat.h"
+#include "stoke_agent_env.h"
 #include "traces.h"
 
 enum target_access check_target(pid_t pid)
@@ -41,12 +42,12 @@ int target_exited(pid_t pid, pid_t *parent)
     return st.state == 'Z' || st.state == 'X';
 }
 
-/* 1 when the descriptor named fd_name in /proc/<pid>/fd is pid's CPU
- * trace; its path in path. */
-static int is_open_trace(pid_t pid, const char *fd_name, char *path, size_t len)
+/* 1 when descriptor fd of thread tid of pid is pid's CPU trace; its path
+ * in path. */
+static int is_open_trace(pid_t pid, int tid, int fd, char *path, size_t len)
 {
-    char link[PATH_MAX];
-    snprintf(link, sizeof link, "/proc/%d/fd/%s", (int)pid, fd_name);
+    char link[96];
+    snprintf(link, sizeof link, "/proc/%d/task/%d/fd/%d", (int)pid, tid, fd);
     ssize_t n = readlink(link, path, len - 1);
     if (n <= 0)
         return 0;
@@ -55,19 +56,57 @@ static int is_open_trace(pid_t pid, const char *fd_name, char *path, size_t len)
     return path[0] == '/' && is_cpu_trace_of(slash + 1, pid);
 }
 
-char *target_open_trace(pid_t pid, int *error)
+/* pid's CPU trace among the descriptors of its thread tid, malloc'ed, or
+ * NULL (*error the errno when they cannot be read). */
+static char *trace_among(pid_t pid, int tid, int *error)
 {
-    char dir_path[64], path[PATH_MAX];
-    snprintf(dir_path, sizeof dir_path, "/proc/%d/fd", (int)pid);
-    DIR *fds = opendir(dir_path);
-    *error = fds ? 0 : errno;
+    char fd_dir[64], path[PATH_MAX];
+    snprintf(fd_dir, sizeof fd_dir, "/proc/%d/task/%d/fd", (int)pid, tid);
+    DIR *fds = opendir(fd_dir);
+    if (!fds) {
+        *error = errno;
+        return NULL;
+    }
     char *found = NULL;
     struct dirent *e;
-    while (fds && !found && (e = readdir(fds)))
-        if (e->d_name[0] != '.' && is_open_trace(pid, e->d_name, path, sizeof path))
+    while (!found && (e = readdir(fds)))
+        if (e->d_name[0] != '.' && is_open_trace(pid, tid, atoi(e->d_name), path, sizeof path))
             found = strdup(path);
-    if (fds)
-        closedir(fds);
+    closedir(fds);
+    return found;
+}
+
+/* 1 when thread tid of pid is the agent's writer. */
+static int is_writer(pid_t pid, int tid)
+{
+    char path[64], name[32];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/comm", (int)pid, tid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    if (!fgets(name, sizeof name, f))
+        name[0] = '\0';
+    fclose(f);
+    name[strcspn(name, "\n")] = '\0';
+    return !strcmp(name, STOKE_WRITER_THREAD_NAME);
+}
+
+/* The writer keeps the trace in a descriptor table of its own, which only
+ * its thread's fd directory lists (/proc/<pid>/fd lists the main
+ * thread's). */
+char *target_open_trace(pid_t pid, int *error)
+{
+    char tasks_path[64];
+    snprintf(tasks_path, sizeof tasks_path, "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(tasks_path);
+    *error = tasks ? 0 : errno;
+    char *found = NULL;
+    struct dirent *e;
+    while (tasks && !found && (e = readdir(tasks)))
+        if (e->d_name[0] != '.' && is_writer(pid, atoi(e->d_name)))
+            found = trace_among(pid, atoi(e->d_name), error);
+    if (tasks)
+        closedir(tasks);
     return found;
 }
 

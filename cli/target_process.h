@@ -21,8 +21,8 @@ enum target_access check_target(pid_t pid);
  * told. */
 int target_exited(pid_t pid, pid_t *parent);
 
-/* The path of the CPU trace pid has open (the agent keeps it open for the
- * process's whole life), malloc'ed; NULL when it has none open (*error 0)
+/* The path of the CPU trace pid has open (the agent's writer thread keeps
+ * it open for the process's whole life), malloc'ed; NULL when it has none open (*error 0)
  * or its descriptors cannot be read (*error the errno). */
 char *target_open_trace(pid_t pid, int *error);
 

@@ -1,8 +1,9 @@
 /*
  * stoke_agent_env.h - the environment contract between `stoke record` and
- * the agent: the variables the command runs with, and their limits. Both
- * cli/ and profiler/ include it; docs/usage.md documents it for users who
- * preload libstoke.so by hand.
+ * the agent: the variables the command runs with, and their limits; and
+ * the name by which `stoke heap` finds the agent's writer. Both cli/ and
+ * profiler/ include it; docs/usage.md documents it for users who preload
+ * libstoke.so by hand.
  */
 #ifndef STOKE_AGENT_ENV_H
 #define STOKE_AGENT_ENV_H
@@ -37,6 +38,10 @@
 
 /* The first Java release with -XX:+DumpPerfMapAtExit. */
 #define STOKE_JAVA_MIN_VERSION 17
+
+/* The agent's writer thread, which keeps the trace open in a descriptor
+ * table of its own: stoke heap finds the trace among its descriptors. */
+#define STOKE_WRITER_THREAD_NAME "stoke-writer"
 
 #define STOKE_DEFAULT_HZ 997
 #define STOKE_MAX_HZ 100000

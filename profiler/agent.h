@@ -22,6 +22,10 @@ int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *
 struct sigaction;
 int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old);
 
+/* The close_range system call itself, past the agent's interposers (which
+ * keep the agent's descriptors from the program's calls). */
+int agent_close_range(unsigned first, unsigned last, int flags);
+
 /* 1 when signo has its default disposition (nobody handles it). */
 int agent_signal_is_default(int signo);
 

@@ -1,13 +1,16 @@
 /*
- * agent_fds.c - see agent_fds.h. One bit per descriptor number, set and
- * cleared atomically; the agent's descriptors are few, so looking for the
- * next one scans words of 64.
+ * agent_fds.c - see agent_fds.h. One bit per descriptor number of the
+ * program's table, set and cleared atomically; the agent's descriptors are
+ * few, so looking for the next one scans words of 64. The thread with a
+ * table of its own is known by pthread_self (no system call: it is asked
+ * in signal handlers, under seccomp filters).
  */
 #define _GNU_SOURCE
 #include "agent_fds.h"
 
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -20,6 +23,8 @@
 
 static _Atomic uint64_t owned[WORDS];
 static int high_floor; /* where adopted descriptors go; 0: not moved */
+static _Atomic int own_table_taken;
+static pthread_t own_table_thread;
 
 void agent_fds_init(void)
 {
@@ -28,6 +33,31 @@ void agent_fds_init(void)
         return;
     rlim_t soft = limit.rlim_cur < TRACKED_FDS ? limit.rlim_cur : TRACKED_FDS;
     high_floor = (int)(soft / 2);
+}
+
+/* No descriptor of the program's is copied into the new table: the
+ * range closed reaches past the last one (see close_range(2)). Numbers 0
+ * to 2 then hold /dev/null, so that library code writing to stderr on
+ * this thread (glibc's fatal messages) never writes into one of its files. */
+int agent_fds_take_own_table(int (*real_close_range)(unsigned, unsigned, int))
+{
+    if (real_close_range(0, ~0u, CLOSE_RANGE_UNSHARE))
+        return -1;
+    for (int fd = 0; fd <= STDERR_FILENO; fd++)
+        open("/dev/null", O_RDWR | O_CLOEXEC);
+    own_table_thread = pthread_self();
+    atomic_store(&own_table_taken, 1);
+    return 0;
+}
+
+void agent_fds_own_table_ended(void)
+{
+    atomic_store(&own_table_taken, 0);
+}
+
+int agent_fds_in_own_table(void)
+{
+    return atomic_load(&own_table_taken) && pthread_equal(pthread_self(), own_table_thread);
 }
 
 static void mark(int fd, int on)
@@ -43,7 +73,7 @@ static void mark(int fd, int on)
 
 int agent_fds_owned(int fd)
 {
-    return fd >= 0 && fd < TRACKED_FDS &&
+    return fd >= 0 && fd < TRACKED_FDS && !agent_fds_in_own_table() &&
            (atomic_load_explicit(&owned[fd / 64], memory_order_relaxed) >> (fd % 64)) & 1;
 }
 
@@ -56,7 +86,7 @@ static void close_now(int fd)
 
 int agent_fds_adopt(int fd)
 {
-    if (fd < 0)
+    if (fd < 0 || agent_fds_in_own_table())
         return fd;
     if (high_floor > fd) {
         int high = fcntl(fd, F_DUPFD_CLOEXEC, high_floor);
@@ -69,15 +99,21 @@ int agent_fds_adopt(int fd)
     return fd;
 }
 
+/* Beyond the numbers kept track of, the caller's word is trusted. */
 void agent_fds_close(int fd)
 {
-    mark(fd, 0);
-    close_now(fd);
+    if (agent_fds_in_own_table() || fd >= TRACKED_FDS) {
+        close_now(fd);
+    } else if (agent_fds_owned(fd)) {
+        mark(fd, 0);
+        close_now(fd);
+    }
 }
 
 void agent_fds_forget(int fd)
 {
-    mark(fd, 0);
+    if (!agent_fds_in_own_table())
+        mark(fd, 0);
 }
 
 int agent_fds_next(unsigned fd)

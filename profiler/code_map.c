@@ -47,10 +47,14 @@ static _Atomic uint32_t jit_count, jit_seq;
 
 void code_map_reset(void)
 {
-    procfs_close(&maps); /* a fork child's is its parent's */
     next_look_ns = 0;
     wait_ns = FIRST_WAIT_NS;
     atomic_store(&asked, 0);
+}
+
+void code_map_close(void)
+{
+    procfs_close(&maps);
 }
 
 void code_map_ask(void)

@@ -26,9 +26,13 @@
 
 #include <stdint.h>
 
-/* Forgets the map and when it was read (at the writer's start, and in a
- * fork child, whose /proc/self is another). Writer thread. */
+/* Forgets the map and when it was read (at the writer's start: in a fork
+ * child /proc/self is another). Writer thread. */
 void code_map_reset(void);
+
+/* Closes /proc/self/maps (at the writer's end; in a fork child, the copy
+ * of its parent's, if it has one). */
+void code_map_close(void);
 
 /* Reads the map again when something asked for it and it is time. Returns
  * 1 when a second copy became an alias (resolve its addresses again).

@@ -24,6 +24,7 @@
 #include "signal_stack.h"
 #include "threads.h"
 #include "unwind.h"
+#include "writer.h"
 
 #define ALLOC_STACK_FRAMES 64
 
@@ -53,8 +54,8 @@ void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
     interval = mean_bytes ? mean_bytes : 1;
     seed = fixed_seed;
     heap_tally_start(interval);
-    if (!sharing_decided) /* alone: the caller and the writer (which never writes the tables) */
-        heap_sharing_start(1, heap_tally_nursery_flush);
+    if (!sharing_decided) /* alone: the caller and the agent's threads */
+        heap_sharing_start(WRITER_THREADS, heap_tally_nursery_flush);
     sharing_decided = 1; /* (a restart after a failed exec keeps what is) */
     if (interval == 1)
         heap_live_exact();

@@ -402,7 +402,7 @@ static long raw_sigprocmask(long how, const void *set, void *old, long size)
     return ret;
 }
 
-static int raw_close_range(unsigned first, unsigned last, int flags)
+int agent_close_range(unsigned first, unsigned last, int flags)
 {
     return (int)real_syscall(SYS_close_range, first, last, flags);
 }
@@ -443,7 +443,7 @@ AGENT_EXPORT long syscall(long number, ...)
         break;
     case SYS_close_range:
         return agent_fds_program_close_range((unsigned)a[0], (unsigned)a[1], (int)a[2],
-                                             raw_close_range);
+                                             agent_close_range);
     }
     return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }

@@ -34,7 +34,7 @@ static struct {
 
 static char chunk[CHUNK];
 
-static void close_map(void)
+void jit_map_close(void)
 {
     if (map.fd >= 0)
         agent_fds_close(map.fd);
@@ -44,7 +44,6 @@ static void close_map(void)
 
 void jit_map_start(void)
 {
-    close_map(); /* a fork child's copy of its parent's */
     map.full = 0;
     snprintf(map.path, sizeof map.path, "/tmp/perf-%d.map", (int)getpid());
 }
@@ -63,7 +62,7 @@ static int open_map(void)
         return map.fd >= 0 ? 0 : -1; /* removed: what is open can still be read */
     if (map.fd >= 0 && now.st_dev == map.dev && now.st_ino == map.ino)
         return 0;
-    close_map();
+    jit_map_close();
     int fd = open(map.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     if (fd < 0)
@@ -147,5 +146,5 @@ void jit_map_finish(struct records *r, uint64_t time_us)
     if (runtime_names_map_is_ours() && !stat(map.path, &now) && now.st_dev == map.dev &&
         now.st_ino == map.ino)
         unlink(map.path);
-    close_map();
+    jit_map_close();
 }

@@ -21,6 +21,10 @@
  * and again in a fork child: another pid, another map). */
 void jit_map_start(void);
 
+/* Closes the map (at the writer's end; in a fork child, the copy of its
+ * parent's, if it has one). */
+void jit_map_close(void);
+
 /* Appends the lines added to the map since the last call as JIT_MAP
  * records stamped time_us. Cheap when nothing changed (one fstat). */
 void jit_map_poll(struct records *r, uint64_t time_us);

@@ -3,7 +3,9 @@
  * stderr in one write(2), so lines of several processes do not interleave.
  * Must never allocate (the malloc hooks may call it) and never change errno,
  * and writes nothing once descriptor 2 is no longer the stderr it started
- * with (a program that closed it and opened a file there).
+ * with (a program that closed it and opened a file there). The writer's
+ * lines are written by the keeper: descriptor 2 is the program's, and the
+ * writer works in a table of its own (keeper.h).
  */
 #include "log.h"
 
@@ -12,6 +14,8 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "keeper.h"
 
 static dev_t stderr_dev;
 static ino_t stderr_ino;
@@ -32,23 +36,33 @@ static int stderr_unchanged(void)
            st.st_ino == stderr_ino;
 }
 
+struct line {
+    char text[512];
+    size_t len;
+};
+
+static void write_line(void *arg)
+{
+    const struct line *l = arg;
+    if (stderr_unchanged()) {
+        ssize_t ignored = write(STDERR_FILENO, l->text, l->len);
+        (void)ignored;
+    }
+}
+
 void agent_log(const char *fmt, ...)
 {
     int saved_errno = errno;
-    if (!stderr_unchanged()) {
-        errno = saved_errno;
-        return;
-    }
-    char line[512];
-    int n = snprintf(line, sizeof line, "stoke: ");
+    struct line l;
+    int n = snprintf(l.text, sizeof l.text, "stoke: ");
     va_list ap;
     va_start(ap, fmt);
-    n += vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+    n += vsnprintf(l.text + n, sizeof l.text - (size_t)n - 1, fmt, ap);
     va_end(ap);
-    if (n > (int)sizeof line - 2)
-        n = (int)sizeof line - 2;
-    line[n++] = '\n';
-    ssize_t ignored = write(STDERR_FILENO, line, (size_t)n);
-    (void)ignored;
+    if (n > (int)sizeof l.text - 2)
+        n = (int)sizeof l.text - 2;
+    l.text[n++] = '\n';
+    l.len = (size_t)n;
+    keeper_run(write_line, &l);
     errno = saved_errno;
 }

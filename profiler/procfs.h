@@ -13,11 +13,10 @@ size_t procfs_read(const char *path, char *buf, size_t cap);
 /* Reads a one-line file (comm) into buf as a string without its newline. */
 void procfs_read_line(const char *path, char *buf, size_t cap);
 
-/* A /proc file read again and again: kept open at one of the agent's high
- * descriptors (agent_fds.h) and read from its start each time. A file the
- * agent opened for a moment would hold the lowest free number, the one the
- * program's next open() is due to get, and the program would get another. A
- * kept file names the process that opened it: a fork child opens its own. */
+/* A /proc file read again and again: kept open as one of the agent's
+ * descriptors (agent_fds.h) and read from its start each time, not opened
+ * anew for each read. A kept file names the process that opened it: a
+ * fork child opens its own. */
 struct procfs_file {
     int fd; /* -1: not open */
 };

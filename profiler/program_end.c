@@ -12,8 +12,7 @@
 #include "procfs.h"
 #include "sandbox.h"
 #include "threads.h"
-
-#define AGENT_THREADS 1 /* the writer */
+#include "writer.h"
 
 static char status[4096]; /* writer only */
 static struct procfs_file status_file = {-1}, stat_file = {-1};
@@ -22,6 +21,12 @@ void program_end_open(void)
 {
     procfs_keep(&status_file, "/proc/self/status");
     procfs_keep(&stat_file, "/proc/self/stat");
+}
+
+void program_end_close(void)
+{
+    procfs_close(&status_file);
+    procfs_close(&stat_file);
 }
 
 /* Reads a kept file into status; 0 when it could not be read. */
@@ -58,7 +63,7 @@ int program_end_main_status(void)
 enum program_end program_end_check(void)
 {
     if (sandbox_filtered() || !reread(&status_file) ||
-        procfs_field_number(status, "Threads") != AGENT_THREADS + 1 || !main_thread_ended())
+        procfs_field_number(status, "Threads") != WRITER_THREADS + 1 || !main_thread_ended())
         return PROGRAM_RUNNING;
     return threads_all_left_through_libc() ? PROGRAM_LEFT_THROUGH_LIBC : PROGRAM_LEFT_RAW;
 }

@@ -1,13 +1,13 @@
 /*
  * program_end.h - notices that the program's last thread has gone while
- * the agent's writer thread still keeps the process alive, and says how
- * the program's threads ended, so that the writer ends the process as it
- * would have ended without stoke.
+ * the agent's threads (writer.h) still keep the process alive, and says
+ * how the program's threads ended, so that the writer ends the process as
+ * it would have ended without stoke.
  *
  * glibc ends the process when its last thread leaves through pthread_exit
  * or by returning from its start routine: that thread calls exit(0). The
- * writer counts as a thread there, so under stoke that last thread leaves
- * alone, and the process would go on with the writer only. A thread may
+ * agent's threads count there, so under stoke that last thread leaves
+ * alone, and the process would go on with the agent's only. A thread may
  * also leave through the raw exit system call (one in seccomp strict mode
  * must): then the process ends once no thread is left, and no exit
  * handler runs; its status is the one the last thread gives, which must
@@ -21,12 +21,14 @@
 enum program_end {
     PROGRAM_RUNNING,
     PROGRAM_LEFT_THROUGH_LIBC, /* end it with exit(0), as glibc would have */
-    PROGRAM_LEFT_RAW,          /* end the writer with the raw exit system call */
+    PROGRAM_LEFT_RAW,          /* end the agent's threads with the raw exit system call */
 };
 
 /* Opens the /proc files it reads (at the writer's start: a fork child
- * reads its own). */
+ * reads its own), and closes them (at the writer's end; in a fork child,
+ * the copies of its parent's, if it has any). */
 void program_end_open(void);
+void program_end_close(void);
 
 enum program_end program_end_check(void);
 

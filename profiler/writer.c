@@ -4,6 +4,10 @@
  * moment. It is the only reader of the rings and the only user of the
  * stack table and the record buffer. Never runs in signal context; all
  * signals are blocked on it.
+ *
+ * It works in a descriptor table of its own where the kernel allows
+ * (agent_fds.h), so it opens its files itself, trace file included, and
+ * asks its keeper (keeper.h) for what needs the program's table.
  */
 #define _GNU_SOURCE
 #include "writer.h"
@@ -20,6 +24,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agent_fds.h"
 #include "blocked_sampler.h"
 #include "code_map.h"
 #include "dump_signal.h"
@@ -28,6 +33,7 @@
 #include "heap_tally.h"
 #include "jit_map.h"
 #include "js_heap.h"
+#include "keeper.h"
 #include "log.h"
 #include "process_records.h"
 #include "program_end.h"
@@ -36,8 +42,10 @@
 #include "modules.h"
 #include "records.h"
 #include "runtime_names.h"
+#include "sandbox.h"
 #include "signal_stack.h"
 #include "stack_intern.h"
+#include "stoke_agent_env.h"
 #include "stoke_format.h"
 #include "threads.h"
 #include "timers.h"
@@ -61,6 +69,7 @@ static uint64_t exited_samples, exited_lost, exited_handler_ns;
 static uint32_t threads_seen;
 static uint64_t blocked_tick_ns; /* wall clock: period of blocked samples, else 0 */
 static struct process_description process;
+static const char *process_note;
 static char output_dir[4096];
 static int heap_peak;
 static int64_t peak_written;
@@ -75,6 +84,11 @@ static struct dump_request *api_request;
 static pthread_cond_t dump_done;
 
 static pthread_t writer_thread;
+/* Under start_lock, not state_lock: the program goes on while the writer's
+ * first cycle runs. */
+static enum { WRITER_STARTING, WRITER_STARTED, WRITER_FAILED } start_state;
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t started;
 static int writer_running;
 static int forked;        /* this process is a fork child of a profiled one */
 static int exec_pending;  /* the process is about to exec */
@@ -205,6 +219,17 @@ static void add_sample(pid_t tid, uint64_t time_ns, const uint64_t *frames, uint
         emit_samples(tid);
 }
 
+/* Run by the keeper: perf events are the program's table's. */
+static void stop_clock(void *t)
+{
+    timers_stop(t);
+}
+
+static void stop_clocks(void *unused)
+{
+    threads_for_each_live(timers_stop);
+}
+
 static void drain_thread(struct thread_state *t, void *arg)
 {
     int exited = threads_ended(t);
@@ -216,7 +241,7 @@ static void drain_thread(struct thread_state *t, void *arg)
     emit_samples(t->tid);
     if (exited) {
         if (atomic_load(&t->state) == THREAD_VANISHED) { /* it could release nothing itself */
-            timers_stop(t);
+            keeper_run(stop_clock, t);
             signal_stack_forget(t);
         }
         emit_thread(t); /* its final name */
@@ -382,16 +407,23 @@ static void wait_until(uint64_t deadline_ns)
         ;
 }
 
-/* The program's last thread is gone and only the writer keeps the process
- * alive (program_end.h): the trace is finished; the process ends as it
- * would have without stoke. */
+static void exit_as_glibc(void *unused)
+{
+    exit(0);
+}
+
+/* The program's last thread is gone and only the agent's threads keep the
+ * process alive (program_end.h): the trace is finished; the process ends
+ * as it would have without stoke. */
 static void end_process(enum program_end how)
 {
     writer_running = 0; /* the agent's destructor finds nothing to stop */
     pthread_mutex_unlock(&state_lock);
     if (how == PROGRAM_LEFT_THROUGH_LIBC)
-        exit(0);
-    syscall(SYS_exit, program_end_main_status()); /* the last thread's status is the process's */
+        keeper_run(exit_as_glibc, NULL); /* exit handlers use the program's descriptors */
+    int status = program_end_main_status(); /* the last thread's status is the process's */
+    keeper_stop();
+    syscall(SYS_exit, status);
 }
 
 /* The last records: the exit snapshot, thread names, the rest of the
@@ -410,11 +442,70 @@ static void finish_trace_file(void)
     trace_file_close(&file);
 }
 
+/* The descriptors the writer keeps: closed at its end (also those of a
+ * table of its own, which goes with it), so that a writer started again
+ * after a failed exec has none yet; and in a fork child, where
+ * agent_fds_close closes the copies the child has and no other number. */
+static void close_files(void)
+{
+    trace_file_close(&file);
+    program_end_close();
+    code_map_close();
+    jit_map_close();
+}
+
+static void close_syscall_file(struct thread_state *t)
+{
+    procfs_close(&t->syscall_file);
+}
+
+/* In the writer's thread: its table (not asked for under a seccomp filter,
+ * which may kill the process for a call it does not allow), the process's
+ * identity, the files it reads, the trace file and its first frame, at
+ * once (stoke heap reads the process's settings from it). */
+static int open_trace(void)
+{
+    if (!sandbox_filtered())
+        agent_fds_take_own_table(agent_close_range);
+    process_read_identity(&process);
+    jit_map_start();
+    code_map_reset();
+    program_end_open();
+    if (trace_file_open(&file, output_dir, process.comm, getpid()))
+        return -1;
+    records_process(&recs, &process);
+    if (process_note)
+        records_note(&recs, process_note);
+    flush();
+    return 0;
+}
+
+/* The writer's last steps, state_lock held: its descriptors closed, the
+ * keeper gone. */
+static void leave(void)
+{
+    close_files();
+    threads_for_each_live(close_syscall_file);
+    keeper_stop();
+    agent_fds_own_table_ended();
+    pthread_mutex_unlock(&state_lock);
+}
+
 static void *writer_main(void *arg)
 {
     heap_ignore_this_thread();
     dump_signal_receive_on_this_thread();
+    pthread_setname_np(pthread_self(), STOKE_WRITER_THREAD_NAME);
     pthread_mutex_lock(&state_lock);
+    int failed = open_trace();
+    pthread_mutex_lock(&start_lock);
+    start_state = failed ? WRITER_FAILED : WRITER_STARTED;
+    pthread_cond_broadcast(&started);
+    pthread_mutex_unlock(&start_lock);
+    if (failed) {
+        leave();
+        return NULL;
+    }
     uint64_t next_cycle = monotonic_ns(), next_tick = next_cycle;
     enum program_end ended = PROGRAM_RUNNING;
     while (!stop_requested && ended == PROGRAM_RUNNING) {
@@ -433,7 +524,7 @@ static void *writer_main(void *arg)
         if (ended == PROGRAM_RUNNING)
             wait_until(blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
     }
-    threads_for_each_live(timers_stop); /* here, where no state is reclaimed meanwhile */
+    keeper_run(stop_clocks, NULL); /* here, where no state is reclaimed meanwhile */
     timers_stop_process();
     cycle();
     if (nothing_to_keep())
@@ -442,7 +533,7 @@ static void *writer_main(void *arg)
         finish_trace_file();
     if (ended != PROGRAM_RUNNING)
         end_process(ended);
-    pthread_mutex_unlock(&state_lock);
+    leave();
     return NULL;
 }
 
@@ -453,6 +544,7 @@ static void init_conditions(void)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&wake, &attr);
     pthread_cond_init(&dump_done, &attr);
+    pthread_cond_init(&started, &attr);
     pthread_condattr_destroy(&attr);
 }
 
@@ -468,7 +560,7 @@ int writer_start(const struct writer_process *p)
     process.heap_signal = p->heap_signal;
     process.heap_note = p->heap_note;
     process.js_heap_signal = js_heap_signal();
-    process_read_identity(&process);
+    process_note = p->note;
     snprintf(output_dir, sizeof output_dir, "%s", p->output_dir);
     heap_peak = p->heap_peak;
     peak_written = 0;
@@ -478,26 +570,25 @@ int writer_start(const struct writer_process *p)
     threads_seen = 0;
     stop_requested = 0;
     blocked_tick_ns = p->clock == STOKE_CLOCK_WALL ? p->period_ns : 0;
-    jit_map_start();
-    code_map_reset();
-    program_end_open();
-    if (trace_file_open(&file, p->output_dir, process.comm, getpid()))
-        return -1;
-    records_process(&recs, &process);
-    if (p->note)
-        records_note(&recs, p->note);
-    flush(); /* at once: stoke heap reads the process's settings from it */
+    start_state = WRITER_STARTING;
     init_conditions();
     sigset_t all, old;
     sigfillset(&all);
     signal_real_mask(SIG_SETMASK, &all, &old); /* not the program's: no view changes */
-    int err = agent_create_unsampled_thread(&writer_thread, writer_main, NULL);
+    int err = keeper_start();
+    if (!err && (err = agent_create_unsampled_thread(&writer_thread, writer_main, NULL)))
+        keeper_stop();
     signal_real_mask(SIG_SETMASK, &old, NULL);
-    if (err) {
-        trace_file_close(&file);
+    if (err)
+        return -1;
+    pthread_mutex_lock(&start_lock);
+    while (start_state == WRITER_STARTING)
+        pthread_cond_wait(&started, &start_lock);
+    pthread_mutex_unlock(&start_lock);
+    if (start_state == WRITER_FAILED) {
+        pthread_join(writer_thread, NULL);
         return -1;
     }
-    pthread_setname_np(writer_thread, "stoke-writer");
     writer_running = 1;
     return 0;
 }
@@ -571,10 +662,12 @@ void writer_fork_parent(void)
 void writer_fork_child(void)
 {
     pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-    state_lock = fresh;
+    state_lock = start_lock = fresh;
     writer_running = 0;
     forked = 1;
-    trace_file_close(&file); /* the child's copy of the descriptor only */
+    close_files();
+    keeper_fork_child();
+    agent_fds_own_table_ended();
     records_clear(&recs);
     stack_intern_free(&stacks);
     batch.n = 0;

@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The agent's threads in a profiled process: the writer and its keeper
+ * (keeper.h). Neither is sampled, nor writes the heap tables. */
+#define WRITER_THREADS 2
+
 struct writer_process {
     const char *output_dir;
     int clock;            /* enum stoke_clock */
@@ -23,8 +27,9 @@ struct writer_process {
     const char *heap_note; /* a warning every heap snapshot carries, or NULL */
 };
 
-/* Opens this process's trace, writes its PROCESS record and starts the
- * thread. Returns 0, or -1 (already reported; the program runs on). */
+/* Starts the keeper and the writer, which opens this process's trace and
+ * writes its PROCESS record. Returns 0 once it has, or -1 (already
+ * reported; the program runs on). */
 int writer_start(const struct writer_process *p);
 
 /* Stops every thread's sampling clock, drains what is left, writes the

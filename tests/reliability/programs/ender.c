@@ -22,11 +22,18 @@
  *                   (a close loop to 1024, close_range, closefrom, or
  *                   close_range through syscall()), then burn_before_exit,
  *                   then a file opened must get descriptor 3
- *   open_loop       a thread waits in poll (the wall clock samples it from
- *                   the writer) while main opens and closes /dev/null
- *                   100000 times, burning a little CPU between opens:
- *                   every open must get descriptor 3, as alone (the agent
- *                   must never hold a low descriptor, even for a moment)
+ *   open_churn      main opens and closes /dev/null again and again, burning
+ *                   a little CPU between opens, while a second thread starts
+ *                   short threads, four at a time (400 in all), each waiting
+ *                   5 ms in poll, and asks for a heap snapshot every fifth
+ *                   time (stoke_heap_dump; nothing without the agent or
+ *                   --heap): each open must get descriptor 3, as alone, while
+ *                   the agent opens files of its own (a waiting thread's
+ *                   /proc file under the wall clock, a heap snapshot); main
+ *                   pauses while threads start, the one moment the agent
+ *                   still takes the lowest free number (a thread's sampling
+ *                   clock, docs/reliability.md), and opens until the last
+ *                   thread ended
  *
  * usage: ender MODE
  * Never reads input or writes files.
@@ -47,6 +54,7 @@
 #include <unistd.h>
 
 #include "cpu_time.h"
+#include "stoke.h"
 
 extern char **environ;
 static volatile uint64_t sink;
@@ -186,16 +194,6 @@ static int close_everything(const char *mode)
     return f == NULL;
 }
 
-static pthread_barrier_t started;
-
-static void *wait_in_poll(void *fd)
-{
-    struct pollfd p = {.fd = *(int *)fd, .events = POLLIN};
-    pthread_barrier_wait(&started);
-    poll(&p, 1, -1);
-    return NULL;
-}
-
 static __attribute__((noipa)) int open_files(int times)
 {
     int others = 0;
@@ -209,29 +207,89 @@ static __attribute__((noipa)) int open_files(int times)
     return others;
 }
 
-/* The pipe the waiting thread polls moves to high numbers, so that 3 is
- * the lowest free descriptor for every open of main, which starts once the
- * thread runs (a thread's start is the one moment the agent opens a
- * descriptor of its own, its sampling clock, while others may run). */
-static int open_loop(void)
+#define CHURN_ROUNDS 100
+#define CHURN_AT_ONCE 4
+#define CHURN_WAIT_MS 5
+#define CHURN_DUMP_EVERY 5
+
+/* Main opens while opening is set; the churner clears it and waits until
+ * main says it stopped (paused) before it starts threads. Main starts
+ * paused: the churner's own start is a thread's start too. */
+static pthread_mutex_t churn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t churn_changed = PTHREAD_COND_INITIALIZER;
+static int opening, paused, churn_done;
+static pthread_barrier_t churn_started;
+
+static void set_opening(int on)
 {
-    int pipe_fds[2], high[2];
-    pthread_t waiter;
-    if (pipe(pipe_fds))
+    pthread_mutex_lock(&churn_lock);
+    opening = on;
+    pthread_cond_broadcast(&churn_changed);
+    while (!on && !paused)
+        pthread_cond_wait(&churn_changed, &churn_lock);
+    pthread_mutex_unlock(&churn_lock);
+}
+
+/* Returns 1 once the churner is done. */
+static int wait_while_paused(void)
+{
+    pthread_mutex_lock(&churn_lock);
+    paused = 1;
+    pthread_cond_broadcast(&churn_changed);
+    while (!opening && !churn_done)
+        pthread_cond_wait(&churn_changed, &churn_lock);
+    paused = 0;
+    int done = churn_done;
+    pthread_mutex_unlock(&churn_lock);
+    return done;
+}
+
+static void *wait_a_moment(void *unused)
+{
+    pthread_barrier_wait(&churn_started);
+    poll(NULL, 0, CHURN_WAIT_MS);
+    return NULL;
+}
+
+static void *churn(void *unused)
+{
+    pthread_t running[CHURN_AT_ONCE];
+    pthread_barrier_init(&churn_started, NULL, CHURN_AT_ONCE + 1);
+    for (int round = 0; round < CHURN_ROUNDS; round++) {
+        set_opening(0);
+        for (int i = 0; i < CHURN_AT_ONCE; i++)
+            if (pthread_create(&running[i], NULL, wait_a_moment, NULL))
+                abort();
+        pthread_barrier_wait(&churn_started);
+        set_opening(1);
+        if (round % CHURN_DUMP_EVERY == 0)
+            stoke_heap_dump(NULL);
+        for (int i = 0; i < CHURN_AT_ONCE; i++)
+            pthread_join(running[i], NULL);
+    }
+    pthread_mutex_lock(&churn_lock);
+    churn_done = 1;
+    pthread_cond_broadcast(&churn_changed);
+    pthread_mutex_unlock(&churn_lock);
+    return NULL;
+}
+
+static int open_churn(void)
+{
+    pthread_t churner;
+    int others = 0;
+    if (pthread_create(&churner, NULL, churn, NULL))
         return 1;
-    high[0] = fcntl(pipe_fds[0], F_DUPFD_CLOEXEC, 100);
-    high[1] = fcntl(pipe_fds[1], F_DUPFD_CLOEXEC, 100);
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    pthread_barrier_init(&started, NULL, 2);
-    if (pthread_create(&waiter, NULL, wait_in_poll, &high[0]))
-        return 1;
-    pthread_barrier_wait(&started);
-    int others = open_files(100000);
-    if (write(high[1], "x", 1) != 1)
-        return 1;
-    pthread_join(waiter, NULL);
-    printf("ender: open_loop, %d of 100000 opens got another descriptor than 3\n", others);
+    for (;;) {
+        pthread_mutex_lock(&churn_lock);
+        int open_now = opening, done = churn_done;
+        pthread_mutex_unlock(&churn_lock);
+        if (done || (!open_now && wait_while_paused()))
+            break;
+        others += open_files(10);
+    }
+    pthread_join(churner, NULL);
+    printf("ender: open_churn, %d opens got another descriptor than 3\n", others);
     return others != 0;
 }
 
@@ -263,7 +321,7 @@ int main(int argc, char **argv)
                  {"close_range", close_range_mode},
                  {"closefrom", closefrom_mode},
                  {"close_range_syscall", close_range_syscall},
-                 {"open_loop", open_loop},
+                 {"open_churn", open_churn},
                  {"child", child}};
     self = argv[0];
     for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof modes[0]; i++)
