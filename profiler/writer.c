@@ -123,11 +123,15 @@ static void emit_thread(const struct thread_state *t)
     records_end(&recs);
 }
 
-/* Whether a resolved stack has a frame outside every known module. */
-static int has_unknown_module(const uint32_t *modules, uint32_t n)
+/* Whether a resolved stack has a frame in code the agent does not know:
+ * outside every module and every JIT code range (a return address is
+ * looked up one byte back, in its call). Only such a frame asks for the
+ * code map to be read again: a JIT frame in known code asking would keep
+ * the map's reads backed off when new code comes. */
+static int has_unknown_code(const uint64_t *frames, const uint32_t *modules, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (modules[i] == STOKE_MODULE_NONE)
+        if (modules[i] == STOKE_MODULE_NONE && !code_map_is_jit_code(frames[i] - (i > 0)))
             return 1;
     return 0;
 }
@@ -138,7 +142,7 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
     uint32_t modules[STOKE_MAX_FRAMES];
     uint64_t offsets[STOKE_MAX_FRAMES];
     resolve_frames_at(frames, n, time_ns, modules, offsets);
-    if (has_unknown_module(modules, n)) {
+    if (has_unknown_code(frames, modules, n)) {
         code_map_ask();
         if (code_map_refresh(monotonic_ns()))
             resolve_frames_at(frames, n, time_ns, modules, offsets);
