@@ -77,6 +77,7 @@
 #include "runtime_names.h"
 #include "sandbox.h"
 #include "unwind.h"
+#include "writer.h"
 
 #define REAL(name) ((__typeof__(&name))real_symbol(#name))
 
@@ -634,8 +635,8 @@ AGENT_EXPORT int sigaction(int signo, const struct sigaction *sa, struct sigacti
         exit_signals_program_sigaction(signo, sa, old, &ret))
         return ret;
     ret = agent_sigaction(signo, sa, old);
-    if (!ret && sa)
-        dump_signal_program_handles(signo);
+    if (!ret && sa && dump_signal_program_handles(signo))
+        writer_await_heap_signal();
     return ret;
 }
 

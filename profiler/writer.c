@@ -51,6 +51,7 @@
 #define BATCH_MAX 4096
 #define MAX_BLOCKED_WEIGHT 1000 /* periods one late blocked sample may stand for */
 #define STOP_WAIT_SECONDS 2     /* _exit and exec may run in a signal handler */
+#define AWAIT_SIGNAL_MS 1000    /* a cycle, unless the writer is stuck */
 
 static struct trace_file file;
 static struct records recs;
@@ -279,6 +280,7 @@ static void serve_heap(void)
         records_u(&recs, dump_signal_thread_directed() ? (uint64_t)syscall(SYS_gettid) : 0);
         records_end(&recs);
         flush();
+        dump_signal_published();
     }
     for (int n = dump_signal_take_requests(); n > 0; n--)
         snapshot(NULL, STOKE_HEAP_SIGNAL, written, sizeof written);
@@ -531,6 +533,17 @@ void writer_stop(int bounded)
     if (bounded ? pthread_timedjoin_np(writer_thread, NULL, &limit) : pthread_join(writer_thread, NULL))
         agent_log("the trace writer did not finish in time; the trace ends at its last frame");
     writer_running = 0;
+}
+
+void writer_await_heap_signal(void)
+{
+    struct timespec step = {0, 1000000};
+    if (!writer_running || pthread_equal(pthread_self(), writer_thread))
+        return;
+    int saved_errno = errno;
+    for (int ms = 0; ms < AWAIT_SIGNAL_MS && writer_running && !dump_signal_is_published(); ms++)
+        nanosleep(&step, NULL);
+    errno = saved_errno;
 }
 
 int writer_heap_dump(const char *path, char *written, size_t cap)
