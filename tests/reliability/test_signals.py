@@ -29,6 +29,11 @@ match the bare run's, and each trace must report.
   default_sigint SIGINT, at its default action, sent to the program: it
                  ends by SIGINT as bare (stoke exits 130), the trace is
                  complete, and with --heap the exit snapshot is written
+  ignored_sigint_reset
+                 the same where a shell started the program with SIGINT
+                 ignored, and the program set it to the default and then
+                 to a handler that raises it again with SA_RESETHAND (as
+                 node does)
   dlopen_alloc_stress
                  one thread loads and unloads a library (which allocates
                  in its constructor and destructor) in a loop while four
@@ -122,8 +127,17 @@ def interrupted(command, out=None, options=()):
 
 
 def default_sigint():
-    work = fresh_dir("default_sigint")
-    command = [program("signal_user"), "wait_for_sigint"]
+    ends_by_sigint("default_sigint", [program("signal_user"), "wait_for_sigint"])
+
+
+def ignored_sigint_reset():
+    ends_by_sigint("ignored_sigint_reset",
+                   ["sh", "-c", f"trap '' INT; exec {program('signal_user')} reset_sigint"])
+
+
+def ends_by_sigint(case, command):
+    """SIGINT sent to command ends it as bare, with a whole trace."""
+    work = fresh_dir(case)
     bare = interrupted(command)
     expect(bare.returncode == -signal.SIGINT, "the program did not end by SIGINT",
            describe(bare))
@@ -152,4 +166,5 @@ if __name__ == "__main__":
     cases["raw_mask_wait"] = lambda: mask_and_wait("raw_mask_wait", "burn_blocked")
     cases["asm_mask_wait"] = lambda: mask_and_wait("asm_mask_wait", None)
     cases["default_sigint"] = default_sigint
+    cases["ignored_sigint_reset"] = ignored_sigint_reset
     raise SystemExit(main(cases))
