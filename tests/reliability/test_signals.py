@@ -34,6 +34,11 @@ match the bare run's, and each trace must report.
                  ignored, and the program set it to the default and then
                  to a handler that raises it again with SA_RESETHAND (as
                  node does)
+  exit_in_loader a handler calls _exit while another thread holds the
+                 dynamic loader's lock (in a library's constructor that
+                 never returns): the program ends with its status at once,
+                 as bare, in every recording mode (nothing on the way to
+                 the real _exit may wait for the loader)
   dlopen_alloc_stress
                  one thread loads and unloads a library (which allocates
                  in its constructor and destructor) in a loop while four
@@ -84,6 +89,17 @@ def dlopen_alloc_stress():
     expect(bare.returncode == 0, "dl_alloc_stress fails without stoke", describe(bare))
     expect_runs_as_bare(bare, work, "run", command, STRESS_OPTIONS, STRESS_RUNS,
                         "allocate_and_free", STRESS_TIMEOUT_S)
+
+
+def exit_in_loader():
+    work = fresh_dir("exit_in_loader")
+    command = [program("exit_in_loader"), program("libhold_loader.so")]
+    bare = run(command, timeout=RUN_TIMEOUT_S)
+    expect(bare.returncode == 7, "exit_in_loader does not end with 7 without stoke",
+           describe(bare))
+    for mode, options in RECORDING_MODES:
+        profiled = record(f"{work}/{mode}", command, options, timeout=RUN_TIMEOUT_S)
+        expect_same_as_bare(bare, profiled, f"exit_in_loader under stoke record {mode}")
 
 
 def inherited_ignore():
@@ -163,6 +179,7 @@ if __name__ == "__main__":
     cases = {mode: (lambda m=mode: signal_mode(m)) for mode in MODES}
     cases["dlopen_alloc_stress"] = dlopen_alloc_stress
     cases["inherited_ignore"] = inherited_ignore
+    cases["exit_in_loader"] = exit_in_loader
     cases["raw_mask_wait"] = lambda: mask_and_wait("raw_mask_wait", "burn_blocked")
     cases["asm_mask_wait"] = lambda: mask_and_wait("asm_mask_wait", None)
     cases["default_sigint"] = default_sigint
