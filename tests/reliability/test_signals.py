@@ -92,25 +92,27 @@ def dlopen_alloc_stress():
 
 
 def exit_in_loader():
-    work = fresh_dir("exit_in_loader")
-    command = [program("exit_in_loader"), program("libhold_loader.so")]
-    bare = run(command, timeout=RUN_TIMEOUT_S)
-    expect(bare.returncode == 7, "exit_in_loader does not end with 7 without stoke",
-           describe(bare))
-    for mode, options in RECORDING_MODES:
-        profiled = record(f"{work}/{mode}", command, options, timeout=RUN_TIMEOUT_S)
-        expect_same_as_bare(bare, profiled, f"exit_in_loader under stoke record {mode}")
+    as_bare_in_every_mode("exit_in_loader",
+                          [program("exit_in_loader"), program("libhold_loader.so")], 7,
+                          "exit_in_loader does not end with 7 without stoke")
 
 
 def inherited_ignore():
-    work = fresh_dir("inherited_ignore")
-    command = ["sh", "-c", f"trap '' PROF; exec {program('signal_user')} inherited_ignore"]
+    as_bare_in_every_mode(
+        "inherited_ignore",
+        ["sh", "-c", f"trap '' PROF; exec {program('signal_user')} inherited_ignore"], 0,
+        "the program does not find SIGPROF ignored without stoke")
+
+
+def as_bare_in_every_mode(case, command, bare_status, bare_failed):
+    """command ends with bare_status bare, and exactly as bare under every
+    recording mode."""
+    work = fresh_dir(case)
     bare = run(command, timeout=RUN_TIMEOUT_S)
-    expect(bare.returncode == 0, "the program does not find SIGPROF ignored without stoke",
-           describe(bare))
+    expect(bare.returncode == bare_status, bare_failed, describe(bare))
     for mode, options in RECORDING_MODES:
         profiled = record(f"{work}/{mode}", command, options, timeout=RUN_TIMEOUT_S)
-        expect_same_as_bare(bare, profiled, f"inherited_ignore under stoke record {mode}")
+        expect_same_as_bare(bare, profiled, f"{case} under stoke record {mode}")
 
 
 def mask_and_wait(mode, sampled_function):
