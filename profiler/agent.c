@@ -29,6 +29,7 @@
 #include "modules.h"
 #include "pages.h"
 #include "port_report.h"
+#include "real_libc.h"
 #include "runtime_names.h"
 #include "safe_memory.h"
 #include "sampler.h"
@@ -264,6 +265,11 @@ static void agent_start(void)
 {
     if (config_from_env(&config))
         return;
+    if (config.heap_interval && !heap_hooks_present()) {
+        agent_log("libstoke-cpu.so tracks no heap, so STOKE_HEAP_INTERVAL is ignored; preload "
+                  "libstoke.so for heap tracking (stoke record --heap does)");
+        config.heap_interval = 0;
+    }
     if (pthread_key_create(&thread_exit_key, on_thread_exit))
         return;
     exec_env_save();
@@ -289,7 +295,7 @@ static void agent_start(void)
 __attribute__((constructor)) static void agent_init(void)
 {
     int saved_errno = errno;
-    agent_resolve_libc();
+    real_libc_resolve();
     log_init();
     port_report_init();
     agent_start();

@@ -23,7 +23,7 @@
 #include "sandbox.h"
 
 #define FIRST_WAIT_NS 20000000ull    /* between looks while the map changes: a cycle */
-#define LONGEST_WAIT_NS 32000000000ull
+#define LONGEST_WAIT_NS 1000000000ull
 #define MAX_CODE_MAPPINGS 4096
 #define MAX_JIT_RANGES 1024
 #define READ_ATTEMPTS 100000

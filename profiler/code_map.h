@@ -15,11 +15,15 @@
  *                 (modules_add_alias), so its frames are named like the
  *                 object's own.
  *
- * The writer reads the map when it meets an address outside every module,
- * or when a walk met a return address outside every known range: at most
- * once a cycle (20 ms) while the map changes (a runtime maps its code heap
- * as it starts), then less and less often while it stays the same, down to
- * once in 32 s. The lookups are lock-free and async-signal-safe.
+ * The writer reads the map when it meets an address outside every module
+ * and every JIT range, or when a walk met a return address outside every
+ * known range: at most once a cycle (20 ms) while the map changes (a
+ * runtime maps its code heap as it starts, and more of it as it compiles),
+ * then less and less often while it stays the same, down to once a second.
+ * An address in known JIT code never asks: were it to, a JIT runtime would
+ * ask with every stack, keep the reads backed off, and new code would go
+ * unknown for that long (node 18's stacks ended at its first unknown
+ * return addresses). The lookups are lock-free and async-signal-safe.
  */
 #ifndef STOKE_AGENT_CODE_MAP_H
 #define STOKE_AGENT_CODE_MAP_H

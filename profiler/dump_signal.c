@@ -18,6 +18,7 @@ static int dump_signo;          /* the signal set up at the start; 0: none */
 static _Atomic int released;    /* the program took that one over */
 static _Atomic int moved_to;    /* the signal snapshots moved to since, 0: none */
 static _Atomic int moves;       /* how often they moved */
+static _Atomic int published;   /* moves the trace names so far */
 static _Atomic int requests;
 static __thread int mask_fixed __attribute__((tls_model("initial-exec")));
 
@@ -122,6 +123,16 @@ int dump_signal_writer_check(void)
     return changed;
 }
 
+void dump_signal_published(void)
+{
+    atomic_store(&published, atomic_load(&moves));
+}
+
+int dump_signal_is_published(void)
+{
+    return atomic_load(&published) == atomic_load(&moves);
+}
+
 int dump_signal_take_requests(void)
 {
     return atomic_exchange(&requests, 0);
@@ -146,17 +157,18 @@ static void move(int from)
                   describe(from, name, sizeof name));
 }
 
-void dump_signal_program_handles(int signo)
+int dump_signal_program_handles(int signo)
 {
     if (signo && signo == atomic_load(&moved_to)) {
         move(signo);
-        return;
+        return 1;
     }
     if (!dump_signo || signo != dump_signo || atomic_exchange(&released, 1))
-        return;
+        return 0;
     signal_view_release(signo); /* this thread gets the program's wish back now */
     mask_fixed = 1;
     move(signo);
+    return 1;
 }
 
 void dump_signal_fix_interrupted_mask(ucontext_t *uc)

@@ -37,13 +37,21 @@ void dump_signal_receive_on_this_thread(void);
  * changed (stoke heap must be told). */
 int dump_signal_writer_check(void);
 
+/* The writer, once the trace names the signal of the last change (its
+ * HEAP_SIGNAL record is flushed). */
+void dump_signal_published(void);
+
+/* 1 when the trace names the signal snapshots are taken on now. */
+int dump_signal_is_published(void);
+
 /* Number of snapshot requests received since the last call. */
 int dump_signal_take_requests(void);
 
 /* The program set a disposition for signo: if it is the dump signal, stoke
  * gives it up (the signal is unblocked again where the program wants) and
- * moves to another. */
-void dump_signal_program_handles(int signo);
+ * moves to another. Returns 1 when it moved (writer_await_heap_signal
+ * then keeps stoke heap from sending the old one), else 0. */
+int dump_signal_program_handles(int signo);
 
 /* Sampling handler: once the signal was given up, restore the program's
  * wish in the interrupted thread's mask (applied when the handler returns). */

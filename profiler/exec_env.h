@@ -1,7 +1,9 @@
 /*
  * exec_env.h - keeps an exec'd program profiled when the program hands it
  * an environment without stoke's variables (as `env -i` does): the new
- * image then gets the variables the agent itself started with.
+ * image then gets the variables the agent itself started with (every
+ * STOKE_* setting of stoke_agent_env.h, and LD_PRELOAD), so it is
+ * profiled as its parent was, heap tracking included.
  */
 #ifndef STOKE_AGENT_EXEC_ENV_H
 #define STOKE_AGENT_EXEC_ENV_H
@@ -12,7 +14,7 @@
 void exec_env_save(void);
 
 /* How many entries exec_env_fill may add to an environment. */
-#define EXEC_ENV_EXTRA 5
+#define EXEC_ENV_EXTRA 10
 
 /* Copies envp into out (room for its entries + EXEC_ENV_EXTRA + NULL)
  * adding the saved variables it lacks when it has no STOKE_OUTPUT, and

@@ -95,11 +95,27 @@ void exit_signals_install(void (*finish)(void))
             kept[i] = 1;
 }
 
+/* A signal the program did not start with at its default action (a shell
+ * starts a background job with SIGINT ignored) is kept from the moment
+ * the program sets an action other than SIG_IGN (node sets the default,
+ * then its own handler): from then on the agent keeps it as if at the
+ * start, the action before (the inherited one) as the program's. */
+static int take_over(int i, const struct sigaction *sa)
+{
+    struct sigaction inherited;
+    if (!finish_trace || !sa || program_action_is(sa, SIG_IGN) ||
+        agent_sigaction(exit_signals[i], NULL, &inherited))
+        return 0;
+    program_action_set(&program[i], &inherited, NULL);
+    kept[i] = 1;
+    return 1;
+}
+
 int exit_signals_program_sigaction(int signo, const struct sigaction *sa, struct sigaction *old,
                                    int *ret)
 {
     int i = index_of(signo);
-    if (i < 0 || !kept[i])
+    if (i < 0 || !(kept[i] || take_over(i, sa)))
         return 0;
     program_action_set(&program[i], sa, old);
     if (sa)

@@ -12,7 +12,8 @@
  * ends by that signal; a handler of the program's is called as the kernel
  * would (SA_RESETHAND included, which node uses on SIGINT and SIGTERM); a
  * SIG_IGN of the program's is really set, so a new program inherits it. An
- * action the program inherited other than the default is left alone.
+ * inherited SIG_IGN is left alone until the program sets another action
+ * itself; from then on the agent keeps the signal the same way.
  */
 #ifndef STOKE_AGENT_EXIT_SIGNALS_H
 #define STOKE_AGENT_EXIT_SIGNALS_H

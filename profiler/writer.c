@@ -59,6 +59,7 @@
 #define BATCH_MAX 4096
 #define MAX_BLOCKED_WEIGHT 1000 /* periods one late blocked sample may stand for */
 #define STOP_WAIT_SECONDS 2     /* _exit and exec may run in a signal handler */
+#define AWAIT_SIGNAL_MS 1000    /* a cycle, unless the writer is stuck */
 
 static struct trace_file file;
 static struct records recs;
@@ -137,11 +138,15 @@ static void emit_thread(const struct thread_state *t)
     records_end(&recs);
 }
 
-/* Whether a resolved stack has a frame outside every known module. */
-static int has_unknown_module(const uint32_t *modules, uint32_t n)
+/* Whether a resolved stack has a frame in code the agent does not know:
+ * outside every module and every JIT code range (a return address is
+ * looked up one byte back, in its call). Only such a frame asks for the
+ * code map to be read again: a JIT frame in known code asking would keep
+ * the map's reads backed off when new code comes. */
+static int has_unknown_code(const uint64_t *frames, const uint32_t *modules, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++)
-        if (modules[i] == STOKE_MODULE_NONE)
+        if (modules[i] == STOKE_MODULE_NONE && !code_map_is_jit_code(frames[i] - (i > 0)))
             return 1;
     return 0;
 }
@@ -152,7 +157,7 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
     uint32_t modules[STOKE_MAX_FRAMES];
     uint64_t offsets[STOKE_MAX_FRAMES];
     resolve_frames_at(frames, n, time_ns, modules, offsets);
-    if (has_unknown_module(modules, n)) {
+    if (has_unknown_code(frames, modules, n)) {
         code_map_ask();
         if (code_map_refresh(monotonic_ns()))
             resolve_frames_at(frames, n, time_ns, modules, offsets);
@@ -300,6 +305,7 @@ static void serve_heap(void)
         records_u(&recs, dump_signal_thread_directed() ? (uint64_t)syscall(SYS_gettid) : 0);
         records_end(&recs);
         flush();
+        dump_signal_published();
     }
     for (int n = dump_signal_take_requests(); n > 0; n--)
         snapshot(NULL, STOKE_HEAP_SIGNAL, written, sizeof written);
@@ -618,6 +624,17 @@ void writer_stop(int bounded)
     if (bounded ? pthread_timedjoin_np(writer_thread, NULL, &limit) : pthread_join(writer_thread, NULL))
         agent_log("the trace writer did not finish in time; the trace ends at its last frame");
     writer_running = 0;
+}
+
+void writer_await_heap_signal(void)
+{
+    struct timespec step = {0, 1000000};
+    if (!writer_running || pthread_equal(pthread_self(), writer_thread))
+        return;
+    int saved_errno = errno;
+    for (int ms = 0; ms < AWAIT_SIGNAL_MS && writer_running && !dump_signal_is_published(); ms++)
+        nanosleep(&step, NULL);
+    errno = saved_errno;
 }
 
 int writer_heap_dump(const char *path, char *written, size_t cap)

@@ -52,6 +52,14 @@ void writer_exec_failed(void);
  * errno set (ENOTSUP when no writer runs). Any thread but the writer. */
 int writer_heap_dump(const char *path, char *written, size_t cap);
 
+/* The program took the dump signal over and snapshots moved to another
+ * (dump_signal.h): waits until the trace names the new one (the writer's
+ * next cycle, a second at most), so that stoke heap, which reads it there,
+ * never sends the old one to the program's handler. Async-signal-safe
+ * (sigaction may be called in a handler); errno is kept. Returns at once
+ * in the writer thread or when no writer runs. */
+void writer_await_heap_signal(void);
+
 /* fork: the prepare handler waits until the writer is between cycles; the
  * child forgets the parent's writer (its thread does not exist there). */
 void writer_fork_prepare(void);

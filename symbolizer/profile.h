@@ -1,7 +1,7 @@
 /*
  * profile.h - the offline profile model: a frame table and a list of
- * (stack, values) rows. Every output (folded, HTML, later pprof/speedscope)
- * is a small writer over this model; no writer re-reads a trace.
+ * (stack, values) rows. Every output (folded, HTML, pprof, speedscope,
+ * cpuprofile) is a small writer over this model; no writer re-reads a trace.
  *
  * Owns: interning of frames and stacks, per-process summaries.
  * Never: reads files, symbolizes, or formats output.

@@ -213,12 +213,26 @@ static int is_differential(const struct stoke_html_tab *tab)
     return tab->differential && tab->profile->nvalues >= 2;
 }
 
+/* What the profile measures, as the viewer names it. */
+static const char *profile_kind_name(enum stoke_profile_kind kind)
+{
+    switch (kind) {
+    case STOKE_PROFILE_HEAP:
+        return "heap";
+    case STOKE_PROFILE_JS_HEAP:
+        return "js_heap";
+    default:
+        return "cpu";
+    }
+}
+
 static void write_tab_header(FILE *out, const struct stoke_html_tab *tab)
 {
     const struct stoke_profile *p = tab->profile;
     fputs("{\"name\":", out);
     escape_json_string(out, tab->name);
-    fprintf(out, ",\"differential\":%d,\n\"period_ns\":", is_differential(tab));
+    fprintf(out, ",\"kind\":\"%s\",\"differential\":%d,\n\"period_ns\":",
+            profile_kind_name(p->kind), is_differential(tab));
     write_u64(out, p->period_ns);
     fputs(",\n\"values\":[", out);
     for (size_t v = 0; v < p->nvalues; v++) {

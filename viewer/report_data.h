@@ -11,7 +11,7 @@
  *    "frames":{"name":[...],"module":[...],"file":[...],  (string indices)
  *              "line":[...],"kind":[...],"inlined":[...],
  *              "column":[...],"tier":[...]},  (tier: enum stoke_js_tier, a char code or 0)
- *    "tabs":[{"name":"CPU", "differential":0, "period_ns":N,
+ *    "tabs":[{"name":"CPU", "kind":"cpu", "differential":0, "period_ns":N,
  *             "values":[{"name":"samples","unit":"count"}, ...],
  *             "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],
  *             "tree":{"depth":[...],"frame":[...],"self":[[value 0...],[value 1...]]}},
@@ -23,6 +23,10 @@
  * 16th string (i % 16 == 0) is whole, so any string decodes from at most 15
  * before it.
  *
+ * "kind" is what the tab's profile measures (enum stoke_profile_kind):
+ * "cpu" (samples; also folded stacks), "heap" (the native heap: malloc and
+ * friends) or "js_heap" (a V8 heap snapshot, js_heap_profile.h); a
+ * differential tab has the kind of the profiles it compares.
  * "differential":1 only on a tab with at least two values: value 0 is
  * before, value 1 after.
  */

@@ -10,6 +10,10 @@
   ground_truth_sampled  --heap-interval 16K with a fixed seed: leak_a, keep_c
                         and churn_b's allocated bytes within 10%, churn_b 0
                         live
+  cleared_environment   ground_truth started by `env -i` (no environment at
+                        all) under --heap-interval 1: the agent gives it
+                        stoke's variables back, so its snapshot is exact as
+                        in ground_truth_exact
   diff_exact            growth's two snapshots around +8 MiB on grow_g:
                         `stoke diff --folded` shows exactly +8 MiB on
                         grow_g's stack and 0 elsewhere (base_x unchanged,
@@ -90,6 +94,16 @@ def ground_truth_sampled():
     expect_near(allocated.with_frame("churn_b"), B_BYTES, SAMPLED_TOLERANCE,
                 "churn_b allocated bytes", allocated.top())
     expect_exact(live, "churn_b", 0, "churn_b live bytes")
+
+
+def cleared_environment():
+    out = fresh_dir("cleared_environment")
+    command = ["env", "-i", program("ground_truth")]
+    result = record_heap(out, command, ["--heap-interval", "1"])
+    expect_same_as_bare(run(command), result, "ground_truth started by env -i")
+    live = measure(dump_path(result))
+    expect_exact(live, "leak_a", A_BYTES, "leak_a live bytes, started with no environment")
+    expect_exact(live, "keep_c", C_BYTES, "keep_c live bytes, started with no environment")
 
 
 def growth_diff(case, options):
@@ -202,5 +216,6 @@ def early_stacks():
 if __name__ == "__main__":
     raise SystemExit(main({"ground_truth_exact": ground_truth_exact,
                            "ground_truth_sampled": ground_truth_sampled,
+                           "cleared_environment": cleared_environment,
                            "diff_exact": diff_exact, "diff_sampled": diff_sampled,
                            "api": api, "early_stacks": early_stacks}))

@@ -168,6 +168,7 @@ function showTree(app, frameView) {
   app.tabBar.select(app.state.tab);
   app.measureSwitch.show(profile, app.state.value);
   $('summary').textContent = summaryText(app);
+  showTabNote(app);
   if (tree.total[ROOT] > 0) hideMessage();
   else showMessage(emptyText(app), false);
 }

@@ -1,13 +1,13 @@
 // calltree.js - the call tree the views draw, built from the embedded
-// preorder tree. Node 0 is the synthetic "all processes" root; the process
-// frames are its children. The shape (parent, depth, children in the
+// preorder tree. Node 0 is the synthetic root ("all processes", "all
+// snapshots" in a JavaScript heap: tab_kind.js); the process frames are
+// its children. The shape (parent, depth, children in the
 // embedded order: by name) is built once per tab; weighing it by one value
 // type gives each node its self and total value and its left edge x0 in
 // value units, so drawing any zoom level is arithmetic, and switching the
 // measure only re-weighs. Never draws.
 
 const ROOT = 0;
-const ROOT_LABEL = 'all processes';
 
 function buildTreeShape(profile) {
   const n = profile.nodeDepth.length + 1;
@@ -114,5 +114,5 @@ function pathFromRoot(tree, node) {
 }
 
 function nodeLabel(tree, profile, node) {
-  return tree.frame[node] < 0 ? ROOT_LABEL : frameNameOf(profile, tree.frame[node]);
+  return tree.frame[node] < 0 ? tabWords(profile).root : frameNameOf(profile, tree.frame[node]);
 }

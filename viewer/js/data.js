@@ -123,6 +123,7 @@ function decodeTab(report, index) {
   tab.raw = null;
   return {
     name: tab.name,
+    kind: raw.kind,                // what it measures: 'cpu', 'heap' or 'js_heap'
     differential: tab.differential && nodeSelf.length >= 2, // value 0 before, value 1 after
     values: raw.values,            // [{name, unit}], one per value type
     periodNs: raw.period_ns,       // ns one sample stands for, 0 if none

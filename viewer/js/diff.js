@@ -80,8 +80,8 @@ function runBefore(tree, first, last) {
 // (null for a merged block).
 function diffFacts(tree, measure, before, after, node) {
   const rows = [
-    ['Before', measure.format(before)],
-    ['After', measure.format(after)],
+    [measure.columns.before, measure.format(before)],
+    [measure.columns.after, measure.format(after)],
     ['Change', formatChange(before, after, measure.format)],
   ];
   if (node !== null) {

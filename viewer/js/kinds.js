@@ -14,6 +14,7 @@ const KIND_JS_CORE = 9;
 const KIND_RUNTIME = 10;
 const KIND_GC = 11;
 const KIND_IDLE = 12;
+const KIND_JS_HEAP = 13; // a constructor group (or root) of a JavaScript heap snapshot
 // The viewer's own kind: native frames collapsed into one (transform.js).
 // Far above the enum so that a new kind of the C side never meets it.
 const KIND_COLLAPSED = 255;
@@ -34,6 +35,7 @@ const KINDS = [
   { label: 'V8 / runtime', words: 'V8 runtime: builtins, stubs, bytecode handlers, regexp code' },
   { label: 'GC', words: 'the garbage collector' },
   { label: 'idle', words: 'idle: waiting for events' },
+  { label: 'constructor group', words: 'JavaScript objects of one constructor (as DevTools groups them) or a V8 root' },
 ];
 const COLLAPSED_INFO = { label: 'native, collapsed', words: 'native frames collapsed into one' };
 
@@ -66,7 +68,8 @@ const FILTER_GROUPS = [
 ];
 
 // Whether a tab holds JavaScript (or V8's own code): its filters show then.
-// Idle waits and GC alone do not make one: native programs have them too.
+// Idle waits and GC alone do not make one: native programs have them too;
+// nor do the constructor groups of a JavaScript heap: objects, not code.
 function hasJavaScript(present) {
   for (let k = KIND_JS_APP; k <= KIND_RUNTIME; k++) if (present[k]) return true;
   return false;

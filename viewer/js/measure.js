@@ -1,9 +1,11 @@
 // measure.js - the measure a tab's frames are weighed by (one of its value
-// types) and how its numbers read, and the switch that picks it: live or
-// allocated x bytes or objects for a heap profile, a plain list for any
-// other profile with several values, nothing for one value or a
-// differential tab (drawn by its "after"). Builds its controls with
-// textContent only.
+// types) and how its numbers read (amounts, the names of the self and
+// total columns), and the switch that picks it: live or allocated x bytes
+// or objects for a heap profile, JS bytes or JS objects for a JavaScript
+// heap (where a frame's total is what it retains and its self is shallow,
+// as DevTools says), a plain list for any other profile with several
+// values, nothing for one value or a differential tab (drawn by its
+// "after"). Builds its controls with textContent only.
 
 // The values of a heap profile (symbolizer/profile.h), as the switch names them.
 const HEAP_VALUES = {
@@ -20,19 +22,40 @@ function heapValue(name) {
   return Object.hasOwn(HEAP_VALUES, name) ? HEAP_VALUES[name] : null;
 }
 
+// The values of a JavaScript heap profile (a tab of kind js_heap), by unit:
+// its differential tabs name theirs "before" and "after".
+const RETAINED_COLUMNS = { total: 'Retained', before: 'Retained before', after: 'Retained after' };
+const JS_HEAP_VALUES = {
+  bytes: { label: 'JS bytes', noun: 'retained', quantity: 'bytes', columns: { self: 'Shallow', ...RETAINED_COLUMNS } },
+  count: {
+    label: 'JS objects', noun: 'objects retained', quantity: 'objects', columns: { self: 'Objects', ...RETAINED_COLUMNS },
+  },
+};
+const PLAIN_COLUMNS = { self: 'Self', total: 'Total', before: 'Before', after: 'After' };
+
+// The JavaScript heap value of a tab's value, or null.
+function jsHeapValue(profile, valueIndex) {
+  if (profile.kind !== 'js_heap') return null;
+  const unit = profile.values[valueIndex].unit;
+  return Object.hasOwn(JS_HEAP_VALUES, unit) ? JS_HEAP_VALUES[unit] : null;
+}
+
 const HEAP_LIFETIMES = [['live', 'Live'], ['alloc', 'Allocated']];
 const HEAP_QUANTITIES = [['bytes', 'Bytes'], ['objects', 'Objects']];
 const DIFF_AFTER = 1; // a differential tab: value 0 before, value 1 after
 
 // { index, label ("live bytes"), noun (after an amount: "live"), format(n),
-//   amount(n) ("1.5 MiB live"), time(n) or null }
+//   amount(n) ("1.5 MiB live"), time(n) or null, quantity ("bytes",
+//   "objects" or null), retained (totals are retained sizes, selves
+//   shallow ones), columns: the names of self, total, before and after }
 function measureOf(profile, valueIndex) {
   const value = profile.values[valueIndex];
-  const heap = heapValue(value.name);
-  const label = heap ? heap.label : value.name.replace(/_/g, ' ');
-  const noun = heap ? heap.noun : label === value.unit ? '' : label;
+  const js = jsHeapValue(profile, valueIndex);
+  const known = js || heapValue(value.name);
+  const label = known ? known.label : value.name.replace(/_/g, ' ');
+  const noun = known ? known.noun : label === value.unit ? '' : label;
   const format = value.unit === 'bytes' ? formatBytes : formatCount;
-  const timed = profile.periodNs > 0 && value.unit === 'count' && !heap;
+  const timed = profile.periodNs > 0 && value.unit === 'count' && !known;
   return {
     index: valueIndex,
     label,
@@ -40,6 +63,9 @@ function measureOf(profile, valueIndex) {
     format,
     amount: (n) => format(n) + (noun ? ' ' + noun : ''),
     time: timed ? (n) => formatDuration(n * profile.periodNs) : null,
+    quantity: known ? known.quantity : null,
+    retained: js !== null,
+    columns: js ? js.columns : PLAIN_COLUMNS,
   };
 }
 
@@ -67,37 +93,54 @@ class MeasureSwitch {
   }
 
   show(profile, valueIndex) {
-    const heap = profile.differential ? null : heapValueIndices(profile);
-    let controls = [];
-    if (heap) controls = this.heapControls(profile, heap, valueIndex);
-    else if (!profile.differential && profile.values.length > 1) controls = [this.select(profile, valueIndex)];
+    const controls = this.controls(profile, valueIndex);
     this.el.replaceChildren(...controls);
     this.el.hidden = controls.length === 0;
+  }
+
+  controls(profile, valueIndex) {
+    if (profile.differential) return [];
+    const heap = heapValueIndices(profile);
+    if (heap) return this.heapControls(profile, heap, valueIndex);
+    if (profile.kind === 'js_heap') return [this.jsHeapControls(profile, valueIndex)];
+    return profile.values.length > 1 ? [this.select(profile, valueIndex)] : [];
   }
 
   // Two button groups; each keeps the other's choice.
   heapControls(profile, heap, valueIndex) {
     const current = heapValue(profile.values[valueIndex].name);
-    const group = (label, options, pickOf) => {
-      const box = document.createElement('span');
-      box.className = 'segmented';
-      box.setAttribute('role', 'group');
-      box.setAttribute('aria-label', label);
-      for (const [key, text] of options) {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.textContent = text;
-        b.dataset.measure = key;
-        b.setAttribute('aria-pressed', String(key === current.lifetime || key === current.quantity));
-        b.addEventListener('click', () => this.onPick(pickOf(key)));
-        box.append(b);
-      }
-      return box;
-    };
+    const options = (choices, pickOf) => choices.map(([key, text]) => ({
+      key, text, pressed: key === current.lifetime || key === current.quantity, pick: pickOf(key),
+    }));
     return [
-      group('Live or allocated', HEAP_LIFETIMES, (k) => heap.get(k + ':' + current.quantity)),
-      group('Bytes or objects', HEAP_QUANTITIES, (k) => heap.get(current.lifetime + ':' + k)),
+      this.group('Live or allocated', options(HEAP_LIFETIMES, (k) => heap.get(k + ':' + current.quantity))),
+      this.group('Bytes or objects', options(HEAP_QUANTITIES, (k) => heap.get(current.lifetime + ':' + k))),
     ];
+  }
+
+  // One button per value: JS bytes, JS objects.
+  jsHeapControls(profile, valueIndex) {
+    return this.group('JavaScript bytes or objects', profile.values.map((v, i) => ({
+      key: v.name, text: measureOf(profile, i).label, pressed: i === valueIndex, pick: i,
+    })));
+  }
+
+  // A group of buttons, options [{ key, text, pressed, pick (a value index) }].
+  group(label, options) {
+    const box = document.createElement('span');
+    box.className = 'segmented';
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', label);
+    for (const { key, text, pressed, pick } of options) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = text;
+      b.dataset.measure = key;
+      b.setAttribute('aria-pressed', String(pressed));
+      b.addEventListener('click', () => this.onPick(pick));
+      box.append(b);
+    }
+    return box;
   }
 
   select(profile, valueIndex) {

@@ -21,6 +21,7 @@ const KIND_STYLES = [
   { hue: 54, hueSpread: 10, sat: 80, light: 58 },  // V8 / runtime: yellow
   { hue: 26, hueSpread: 8, sat: 38, light: 46 },   // GC: brown
   { hue: 205, hueSpread: 6, sat: 22, light: 82 },  // idle: pale grey-blue
+  { hue: 172, hueSpread: 36, sat: 46, light: 60 }, // JS heap constructor group: teal
 ];
 const COLLAPSED_STYLE = { hue: 40, hueSpread: 0, sat: 8, light: 86 }; // a neutral, warm pale grey
 const ROOT_STYLE = { hue: 220, hueSpread: 0, sat: 8, light: 80 };
@@ -133,7 +134,7 @@ class KindColoring {
     const { frameKind } = this.profile;
     for (let i = 1; i < this.shape.n; i++) present[frameKind[this.shape.frame[i]]] = 1;
     return LEGEND_KINDS.filter((k) => present[k])
-      .map((k) => ({ label: kindInfo(k).label, color: this.palette.kindColor(k) }));
+      .map((k) => ({ label: tabKindInfo(this.profile, k).label, color: this.palette.kindColor(k) }));
   }
 }
 

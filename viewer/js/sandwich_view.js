@@ -28,8 +28,8 @@ class SandwichPanel {
       for (const v of this.views) v.show(emptyTree(), profile, coloring);
     } else {
       const total = trees.callees.total[ROOT];
-      this.title.textContent = name + ': ' + measure.format(total) + ' (' +
-        formatPercent(total, trees.callees.whole) + ' of total); callers above, callees below';
+      this.title.textContent = name + ': ' + measure.amount(total) + ' (' +
+        formatPercent(total, trees.callees.whole) + ' of total); ' + tabWords(profile).halves;
       this.callers.show(trees.callers, profile, coloring);
       this.callees.show(trees.callees, profile, coloring);
     }

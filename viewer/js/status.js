@@ -1,7 +1,8 @@
 // status.js - the page's words about what it shows: the summary of the
-// open tab, the search (it marks the matches in the flame graph and says
-// their share), the colour legend, and the message that replaces an empty
-// or unreadable profile. Text only, set with textContent.
+// open tab, the note under the toolbar (which heap a heap tab shows), the
+// search (it marks the matches in the flame graph and says their share),
+// the colour legend, and the message that replaces an empty or unreadable
+// profile. Text only, set with textContent.
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,11 +19,19 @@ function summaryText(app) {
     parts.push(measure.amount(total));
     if (measure.time) parts.push(measure.time(total));
   }
-  const procs = profile.processes.length;
+  const procs = profile.kind === 'js_heap' ? 0 : profile.processes.length; // a JS heap's are its snapshots
   if (procs > 0) parts.push(procs + (procs === 1 ? ' process' : ' processes'));
   const lost = profile.processes.reduce((sum, p) => sum + p.lost, 0);
   if (lost > 0) parts.push(formatCount(lost) + ' lost');
   return parts.join(' \u00b7 ');
+}
+
+function showTabNote(app) {
+  const el = $('tab-note');
+  const text = tabNote(app.profile, app.measure);
+  el.textContent = text;
+  el.title = text;
+  el.hidden = text === '';
 }
 
 function emptyText(app) {

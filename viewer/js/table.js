@@ -1,6 +1,8 @@
-// table.js - the function table: one row per function with its module,
-// self and total (and their share of the whole; before and change in a
-// differential tab; the share of each V8 tier where frames have tiers), sorted by the column header picked, filtered by the
+// table.js - the function table: one row per function (per constructor
+// group in a JavaScript heap) with its module (where it was defined), self
+// and total (shallow and retained; and their share of the whole; before
+// and change in a differential tab; the share of each V8 tier where frames
+// have tiers), sorted by the column header picked, filtered by the
 // search, the heaviest rows only. A row opens that function's sandwich.
 // Builds its cells with textContent only.
 
@@ -26,26 +28,29 @@ class FunctionTable {
     const table = document.createElement('table');
     table.className = 'functions';
     table.append(this.head(view), this.body(shown, view));
+    const words = tabWords(view.profile);
     const note = document.createElement('p');
     note.className = 'quiet';
-    note.textContent = formatCount(matching) + (matching === 1 ? ' function' : ' functions') +
+    note.textContent = formatCount(matching) + ' ' + (matching === 1 ? words.rows.one : words.rows.many) +
       (view.matcher ? ' match the search' : '') +
       (matching > shown.length ? '; the first ' + formatCount(shown.length) + ' shown' : '') +
-      '. Pick a row to see its callers and callees.';
+      '. ' + words.pick;
     this.el.replaceChildren(note, table);
   }
 
   columns(view) {
+    const { rows } = tabWords(view.profile);
+    const names = view.measure.columns;
     const cols = [
-      { key: 'name', label: 'Function', cell: (r) => view.profile.strings.at(r.name) },
-      { key: null, label: 'Module', cell: (r) => view.profile.strings.at(view.profile.frameModule[r.frame]) },
-      { key: 'self', label: 'Self', cell: (r) => view.measure.format(r.self), num: true },
-      { key: null, label: 'Self %', cell: (r) => formatPercent(r.self, view.whole), num: true },
-      { key: 'total', label: 'Total', cell: (r) => view.measure.format(r.total), num: true },
-      { key: null, label: 'Total %', cell: (r) => formatPercent(r.total, view.whole), num: true },
+      { key: 'name', label: rows.column, cell: (r) => view.profile.strings.at(r.name) },
+      { key: null, label: rows.place, cell: (r) => framePlace(view.profile, r.frame) },
+      { key: 'self', label: names.self, cell: (r) => view.measure.format(r.self), num: true },
+      { key: null, label: names.self + ' %', cell: (r) => formatPercent(r.self, view.whole), num: true },
+      { key: 'total', label: names.total, cell: (r) => view.measure.format(r.total), num: true },
+      { key: null, label: names.total + ' %', cell: (r) => formatPercent(r.total, view.whole), num: true },
     ];
     if (view.differential) {
-      cols.push({ key: null, label: 'Before', cell: (r) => view.measure.format(r.before), num: true },
+      cols.push({ key: null, label: names.before, cell: (r) => view.measure.format(r.before), num: true },
                 { key: 'change', label: 'Change', cell: (r) => formatChange(r.before, r.total, view.measure.format), num: true });
     }
     if (view.tiered) cols.push({ key: null, label: 'V8 tiers', cell: (r) => (r.tiers ? tierMixText(r.tiers, 0) : '') });

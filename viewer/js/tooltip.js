@@ -59,7 +59,7 @@ function describeHit(hit, tree, profile, measure) {
   const rows = [];
   let title;
   if (merged) {
-    title = hit.count + ' functions, each narrower than a pixel';
+    title = hit.count + ' ' + tabWords(profile).rows.many + ', each narrower than a pixel';
   } else {
     title = nodeLabel(tree, profile, hit.node);
     if (tree.frame[hit.node] >= 0) {
@@ -70,7 +70,7 @@ function describeHit(hit, tree, profile, measure) {
     const before = merged ? runBefore(tree, hit.first, hit.last) : tree.before[hit.node];
     rows.push(...diffFacts(tree, measure, before, hit.total, merged ? null : hit.node));
   } else {
-    rows.push(...weightFacts(measure, hit.total, merged ? 0 : tree.self[hit.node]));
+    rows.push(...weightFacts(measure, hit.total, merged ? null : tree.self[hit.node]));
   }
   rows.push(['Of total', formatPercent(hit.total, tree.whole)]);
   if (hit.node !== ROOT || merged) rows.push(['Of parent', formatPercent(hit.total, parentTotal)]);
@@ -79,10 +79,12 @@ function describeHit(hit, tree, profile, measure) {
 
 // What the frame is: its module and kind, source, inlining; for a
 // JavaScript frame its kind in words, full file path and line:column; for
-// a collapsed prefix the frames it holds.
+// a frame of a JavaScript heap its kind in words and where its
+// constructor is defined; for a collapsed prefix the frames it holds.
 function frameFacts(profile, frame) {
   const kind = profile.frameKind[frame];
   if (kind === KIND_COLLAPSED) return collapsedFacts(profile, profile.collapsed.get(frame));
+  if (profile.kind === 'js_heap') return jsHeapFacts(profile, frame);
   const facts = [];
   const module = profile.strings.at(profile.frameModule[frame]);
   const file = profile.strings.at(profile.frameFile[frame]);
@@ -97,6 +99,11 @@ function frameFacts(profile, frame) {
   }
   if (profile.frameInlined[frame]) facts.push(['Inlined', 'yes, into its caller']);
   return facts;
+}
+
+function jsHeapFacts(profile, frame) {
+  const place = jsHeapPlace(profile, frame);
+  return [['Kind', tabKindInfo(profile, profile.frameKind[frame]).words], ...(place ? [['Defined at', place]] : [])];
 }
 
 function collapsedFacts(profile, prefix) {
@@ -117,7 +124,13 @@ function tierFacts(tree, profile, node) {
   return mix ? [['Tiers', mix]] : [];
 }
 
+// The value of a node, or of a merged block (self null): in a JavaScript
+// heap what it retains and its shallow value, else its total and self.
 function weightFacts(measure, total, self) {
+  if (measure.retained) {
+    const { columns, format } = measure;
+    return [[columns.total, format(total)], ...(self === null ? [] : [[columns.self, format(self)]])];
+  }
   const label = measure.label.charAt(0).toUpperCase() + measure.label.slice(1);
   const facts = [[label, measure.format(total) + (self > 0 ? ' (self ' + measure.format(self) + ')' : '')]];
   if (measure.time) facts.push(['Time', measure.time(total)]);

@@ -98,6 +98,28 @@ export async function hoverFrame(page, name) {
   return rect !== null;
 }
 
+// The canvas colours [r, g, b] at points of the page (null stays null),
+// read back in one go.
+export async function pixelsAt(page, points) {
+  return page.evaluate((pts) => {
+    const canvas = document.getElementById('flame');
+    const r = canvas.getBoundingClientRect();
+    const dpr = canvas.width / r.width;
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    return pts.map((p) => {
+      if (!p) return null;
+      const at = 4 * (Math.round((p.y - r.top) * dpr) * canvas.width + Math.round((p.x - r.left) * dpr));
+      return [data[at], data[at + 1], data[at + 2]];
+    });
+  }, points);
+}
+
+// The note under the toolbar (which heap a heap tab shows), or null while
+// it is hidden.
+export async function tabNoteOf(page) {
+  return page.$eval('#tab-note', (e) => (e.hidden ? null : e.textContent));
+}
+
 // What the tooltip shows: { hidden, title, rows: ["label" + "value", ...] }.
 export async function tooltipOf(page) {
   return page.evaluate(() => {

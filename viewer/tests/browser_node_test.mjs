@@ -296,7 +296,7 @@ async function checkSandwich(page) {
   await page.keyboard.press('s');
   const s = await state(page);
   check.equal(s.view + ':' + s.fn, 'sandwich:' + RENDER_TREE, 's opens the sandwich of the merged function');
-  check.that((await page.textContent('#sandwich-title')).startsWith(RENDER_TREE + ': 100 (23.3% of total)'),
+  check.that((await page.textContent('#sandwich-title')).startsWith(RENDER_TREE + ': 100 samples (23.3% of total)'),
              'sandwich title: ' + await page.textContent('#sandwich-title'));
   await page.keyboard.press('f');
 }

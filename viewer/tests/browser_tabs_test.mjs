@@ -3,14 +3,17 @@
 // tab keeping its own measure and zoom), the CPU tab's samples and time,
 // the heap tab's measure switch with human units, and the differential
 // tab's colours, tooltip (before, after, change, frames only in before),
-// search and function table. No console error, no network request. Leaves
-// screenshots in OUTDIR.
+// search and function table; the note that says which heap a heap tab
+// shows (none on the CPU tab). No console error, no network request.
+// Leaves screenshots in OUTDIR.
 //
 // Usage: node browser_tabs_test.mjs REPORT.html OUTDIR
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Checks, hoverFrame, launchBrowser, nodeRect, openReport, search, tooltipOf } from './browser.mjs';
+import {
+  Checks, hoverFrame, launchBrowser, nodeRect, openReport, pixelsAt, search, tabNoteOf, tooltipOf,
+} from './browser.mjs';
 
 const TAB_NAMES = ['CPU', 'heap <b>1</b> (exit)', 'diff 1 \u2192 2'];
 
@@ -56,6 +59,7 @@ async function checkCpu(page) {
   check.that((await page.textContent('#summary')).startsWith('500 samples \u00b7 500 ms'),
              'CPU summary: ' + await page.textContent('#summary'));
   check.that(await page.$eval('#measure', (e) => e.hidden), 'no measure switch for one value');
+  check.equal(await tabNoteOf(page), null, 'no heap note on a CPU tab');
   await expectTooltip(page, 'handle', ['Samples450 (self 300)', 'Time450 ms', 'Of total90.0%']);
   await search(page, 'parse');
   await expectMatch(page, 'Matched 30.0% of total (150 of 500 samples, 1 frame)');
@@ -69,6 +73,7 @@ async function checkHeap(page) {
              'heap summary: ' + await page.textContent('#summary'));
   const buttons = await page.$$eval('#measure button', (els) => els.map((e) => e.textContent + '=' + e.getAttribute('aria-pressed')));
   check.equal(buttons.join(' '), 'Live=true Allocated=false Bytes=true Objects=false', 'measure switch');
+  check.equal(await tabNoteOf(page), 'Native heap (malloc and friends): live bytes by allocation stack', 'heap note');
   check.that(await nodeRect(page, 'make_buffer') === null, 'nothing live under make_buffer: not drawn');
   await expectTooltip(page, 'cache_put', ['Live bytes30.0 MiB', 'Of total75.0%']);
   await search(page, 'malloc');
@@ -77,6 +82,8 @@ async function checkHeap(page) {
 
   await page.click('#measure button[data-measure="alloc"]');
   check.equal(await state(page, 'value'), 2, 'Allocated picks alloc_bytes');
+  check.equal(await tabNoteOf(page), 'Native heap (malloc and friends): allocated bytes by allocation stack',
+              'the heap note follows the measure');
   check.that((await page.textContent('#summary')).startsWith('240.0 MiB allocated'),
              'allocated summary: ' + await page.textContent('#summary'));
   await expectMatch(page, 'Matched 100.0% of total (240.0 MiB of 240.0 MiB allocated, 3 frames)');
@@ -104,6 +111,8 @@ async function checkKeyboard(page) {
 
 async function checkDiff(page) {
   check.that(await page.$eval('#measure', (e) => e.hidden), 'no measure switch in a diff tab');
+  check.equal(await tabNoteOf(page), 'Native heap (malloc and friends): the change between two snapshots by ' +
+              'allocation stack; width = after, red grew, blue shrank', 'diff note');
   check.equal(await page.textContent('#summary'),
               'after 41.5 MiB \u00b7 before 36.0 MiB \u00b7 change +5.5 MiB (+15.3%) \u00b7 1 process', 'diff summary');
   check.equal(await page.textContent('#legend'), 'grewshrankunchanged', 'diff legend');
@@ -157,22 +166,6 @@ async function checkDiffColours(page) {
   check.that(same && saturation(same) < 12, 'unchanged frame is neutral: ' + same);
   check.that(small && small[0] > small[2] && saturation(small) < saturation(grew),
              'a small growth is a paler red than the largest: ' + small + ' vs ' + grew);
-}
-
-// The canvas colours [r, g, b] at points of the page (null stays null),
-// read back in one go.
-async function pixelsAt(page, points) {
-  return page.evaluate((pts) => {
-    const canvas = document.getElementById('flame');
-    const r = canvas.getBoundingClientRect();
-    const dpr = canvas.width / r.width;
-    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    return pts.map((p) => {
-      if (!p) return null;
-      const at = 4 * (Math.round((p.y - r.top) * dpr) * canvas.width + Math.round((p.x - r.left) * dpr));
-      return [data[at], data[at + 1], data[at + 2]];
-    });
-  }, points);
 }
 
 // Each tab keeps its measure; the heap tab comes back as it was left.

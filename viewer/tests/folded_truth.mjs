@@ -1,8 +1,9 @@
 // folded_truth.mjs - ground truth for the browser tests, computed straight
 // from folded stacks ("a;b;c 12" lines), independently of the viewer: per
 // function its self and total (a stack counts once however often it
-// recurses), the direct callers and callees of its outermost call, and
-// the number of distinct call paths that end in it (the call tree's nodes).
+// recurses), the value under a call path, the direct callers and callees
+// of its outermost call, and the number of distinct call paths that end in
+// it (the call tree's nodes).
 
 import { readFileSync } from 'node:fs';
 
@@ -28,6 +29,13 @@ export function functionTotals(stacks, skip = new Set()) {
     if (!skip.has(leaf)) get(leaf).self += count;
   }
   return out;
+}
+
+// The value of the stacks that begin with path (frame names, root first):
+// the total of the call tree's node at the end of that path.
+export function pathTotal(stacks, path) {
+  const starts = (frames) => path.length <= frames.length && path.every((name, i) => frames[i] === name);
+  return stacks.reduce((sum, s) => sum + (starts(s.frames) ? s.count : 0), 0);
 }
 
 // { total, callers: Map name -> value, callees: Map name -> value, nodes }

@@ -82,6 +82,7 @@ static struct stoke_profile *cpu_profile(void)
 static struct stoke_profile *heap_profile(void)
 {
     struct stoke_profile *p = stoke_profile_new();
+    p->kind = STOKE_PROFILE_HEAP;
     stoke_profile_set_value_type(p, 0, "live_bytes", "bytes");
     stoke_profile_set_value_type(p, 1, "live_objects", "count");
     stoke_profile_set_value_type(p, 2, "alloc_bytes", "bytes");
@@ -99,6 +100,7 @@ static struct stoke_profile *heap_profile(void)
 static struct stoke_profile *diff_profile(void)
 {
     struct stoke_profile *p = stoke_profile_new();
+    p->kind = STOKE_PROFILE_HEAP;
     stoke_profile_set_value_type(p, 0, "before", "bytes");
     stoke_profile_set_value_type(p, 1, "after", "bytes");
     add(p, "main;cache_put;malloc", (int64_t[]){20 * MiB, 30 * MiB});

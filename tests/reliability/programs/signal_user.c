@@ -30,6 +30,9 @@
  *                   its own, which no library sees
  *   wait_for_sigint burns CPU (burn_until_sigint) for 200 ms, says so, and
  *                   burns on until SIGINT, whose default action ends it
+ *   reset_sigint    the same after setting SIGINT as node does: the default
+ *                   action (whatever it inherited), then a handler with
+ *                   SA_RESETHAND that raises the signal again
  *
  * usage: signal_user MODE
  * Never writes files; uses 127.0.0.1 only.
@@ -382,7 +385,7 @@ static int blocking(void)
     return bad || poll_eintr;
 }
 
-/* --- inherited_ignore, raw_mask_wait, asm_mask_wait, wait_for_sigint ---- */
+/* --- inherited_ignore, raw_mask_wait, asm_mask_wait, *_sigint ----------- */
 
 static int inherited_ignore(void)
 {
@@ -452,6 +455,24 @@ static int wait_for_sigint(void)
     return 1;
 }
 
+static void raise_again(int signo)
+{
+    raise(signo); /* SA_RESETHAND: the default action, once this returns */
+}
+
+static int reset_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &sa, NULL);
+    sa.sa_handler = raise_again;
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    burn_until_sigint();
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -461,7 +482,7 @@ int main(int argc, char **argv)
                  {"signalfd", signalfd_mode},      {"prof_signalfd", prof_signalfd},
                  {"blocking", blocking},           {"inherited_ignore", inherited_ignore},
                  {"raw_mask_wait", raw_mask_wait}, {"asm_mask_wait", asm_mask_wait},
-                 {"wait_for_sigint", wait_for_sigint}};
+                 {"wait_for_sigint", wait_for_sigint}, {"reset_sigint", reset_sigint}};
     for (size_t i = 0; argc == 2 && i < sizeof modes / sizeof modes[0]; i++)
         if (!strcmp(argv[1], modes[i].name))
             return modes[i].run();
