@@ -3,7 +3,8 @@
 with heap tracking, so `stoke heap` is tested without the agent: it maps a
 file named libstoke.so (what `stoke heap` looks for in /proc/PID/maps),
 keeps its trace open as the agent does (fake.<pid>.stoke in STOKE_OUTPUT,
-or DIR), and on signal SIGNAL puts a copy of SNAPSHOT beside it under the
+or DIR) and has a thread named as the agent's writer, among whose
+descriptors `stoke heap` looks for it, and on signal SIGNAL puts a copy of SNAPSHOT beside it under the
 agent's file name fake.<pid>.heap.<seq>.<time>.stoke (written under
 another name, then renamed, so it appears whole).
 
@@ -21,6 +22,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 
@@ -32,6 +34,16 @@ def open_trace(output, command):
     words = {"{path}": path, "{pid}": str(os.getpid())}
     subprocess.run([words.get(word, word) for word in command], check=True)
     return open(path, "rb")
+
+
+def writer_named(named):
+    """A thread named as the agent's writer (its descriptors are the
+    process's: Python's threads share one table); sets named once it is."""
+    with open("/proc/self/task/%d/comm" % threading.get_native_id(), "w") as comm:
+        comm.write("stoke-writer")
+    named.set()
+    while True:
+        time.sleep(1)
 
 
 def main():
@@ -54,6 +66,9 @@ def main():
 
     if 0 < signo < signal.NSIG:
         signal.signal(signo, signal.SIG_IGN if mode == "ignore" else dump)
+    named = threading.Event()
+    threading.Thread(target=writer_named, args=(named,), daemon=True).start()
+    named.wait()
     print("ready", flush=True)
     while True:  # the mapping and the trace stay open until the process is killed
         time.sleep(1)
