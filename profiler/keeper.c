@@ -2,7 +2,8 @@
  * keeper.c - see keeper.h. A request is a function and its argument,
  * handed over under one lock; a null function asks the keeper to leave.
  * Only the writer asks (keeper_stop aside), while it holds its own lock,
- * so a fork never finds a request half done.
+ * which fork waits for, or once the program has no thread left: a fork
+ * never finds a request half done.
  */
 #define _GNU_SOURCE
 #include "keeper.h"
@@ -23,7 +24,6 @@ static pthread_t keeper;
 
 static void *keeper_main(void *unused)
 {
-    (void)unused;
     heap_ignore_this_thread();
     pthread_setname_np(pthread_self(), "stoke-keeper");
     pthread_mutex_lock(&lock);
