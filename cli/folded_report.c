@@ -1,6 +1,6 @@
 /*
- * folded_report.c - the report of a folded stacks file: read by the
- * symbolizer's folded reader, written by the usual writers. Never parses
+ * folded_report.c - the report of a folded stacks file: read by read/'s
+ * folded reader, written by the usual writers. Never parses
  * the text itself.
  */
 #include "folded_report.h"

@@ -16,14 +16,14 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "diff.h"
 #include "diff_summary.h"
 #include "heap_summary.h"
 #include "js_heap_diff.h"
-#include "js_heap_profile.h"
+#include "js_heap_load.h"
 #include "js_heap_terminal.h"
 #include "measure.h"
 #include "outputs.h"
+#include "profile_diff.h"
 #include "stoke_format.h"
 
 #define LARGEST_STACKS_SHOWN 5

@@ -6,14 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cpuprofile.h"
-#include "diff.h"
 #include "folded.h"
 #include "html.h"
-#include "load.h"
 #include "peek.h"
 #include "pprof.h"
 #include "profile.h"
+#include "profile_diff.h"
 #include "speedscope.h"
+#include "trace_load.h"
 
 #define FUZZ_CPUPROFILE_SAMPLES 1000000
 

@@ -1,5 +1,5 @@
 /*
- * test_heap_model.c - unit test of the offline heap side (symbolizer/):
+ * test_heap_model.c - unit test of the offline heap side (read/, model/):
  * loading heap snapshots that tests/tools/make_trace writes (the four heap
  * values exactly, the HEAP record in the process summary, every frame of an
  * allocation stack symbolized as a return address), the peek at a file's
@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "diff.h"
 #include "folded.h"
-#include "load.h"
 #include "peek.h"
+#include "profile_diff.h"
 #include "scratch.h"
 #include "stoke_format.h"
+#include "trace_load.h"
 
 #define MiB (1024 * 1024)
 

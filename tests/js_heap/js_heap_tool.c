@@ -27,10 +27,11 @@
 #include <string.h>
 
 #include "folded.h"
-#include "js_heap.h"
 #include "js_heap_analysis.h"
 #include "js_heap_diff.h"
+#include "js_heap_load.h"
 #include "js_heap_profile.h"
+#include "js_heap_read.h"
 #include "js_heap_summary.h"
 #include "pprof.h"
 

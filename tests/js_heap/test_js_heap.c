@@ -18,13 +18,14 @@
 
 #include "../unit/check.h"
 #include "../unit/scratch.h"
-#include "diff.h"
 #include "folded.h"
-#include "js_heap.h"
 #include "js_heap_analysis.h"
 #include "js_heap_diff.h"
+#include "js_heap_load.h"
 #include "js_heap_profile.h"
+#include "js_heap_read.h"
 #include "js_heap_summary.h"
+#include "profile_diff.h"
 #include "snapshot_builder.h"
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))

@@ -1,5 +1,5 @@
 /*
- * test_load.c - unit test of the loader and symbolizer (load.c,
+ * test_load.c - unit test of the loader and symbolizer (trace_load.c,
  * symbolize.c, debuginfo.c, perfmap.c, vdso.c, demangler.c) on traces that
  * tests/tools/make_trace writes with real addresses of sym_target: function
  * names, an inlined function as its own frame with file:line (also one
@@ -17,8 +17,8 @@
 #include "check.h"
 #include "demangler.h"
 #include "folded.h"
-#include "load.h"
 #include "scratch.h"
+#include "trace_load.h"
 
 struct target {
     char exe[4096], info_path[256];
