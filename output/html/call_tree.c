@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 #define NO_NODE 0 /* node 0 is the virtual root, never anyone's child */
 
 /* The tree while it is built; node 0 is a virtual root above the roots. */
@@ -35,20 +37,11 @@ static void trie_free(struct trie *t)
     free(t->slots);
 }
 
-static uint64_t edge_hash(uint32_t parent, uint32_t frame)
-{
-    uint64_t k = ((uint64_t)parent << 32) | frame;
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return k;
-}
-
 /* The slot of the edge parent -> frame, or the empty slot where it belongs. */
 static uint32_t *find_slot(const struct trie *t, uint32_t parent, uint32_t frame)
 {
     size_t mask = t->nslots - 1;
-    for (size_t i = edge_hash(parent, frame) & mask;; i = (i + 1) & mask) {
+    for (size_t i = stoke_hash_mix(parent, frame) & mask;; i = (i + 1) & mask) {
         uint32_t n = t->slots[i];
         if (n == NO_NODE || (t->frame[n] == frame && t->parent[n] == parent))
             return &t->slots[i];

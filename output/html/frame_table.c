@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 #define INITIAL_SLOTS 1024
 
 void frame_table_init(struct frame_table *t)
@@ -23,23 +25,13 @@ void frame_table_free(struct frame_table *t)
     frame_table_init(t);
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    return h;
-}
-
 static uint64_t key_hash(const struct frame_key *k)
 {
-    uint64_t h = mix(0, k->name);
-    h = mix(h, k->module);
-    h = mix(h, k->file);
-    h = mix(h, (uint64_t)k->column << 32 | k->line);
-    h = mix(h, (uint64_t)k->tier << 16 | (uint64_t)k->kind << 8 | k->inlined);
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    return h;
+    uint64_t h = stoke_hash_mix(0, k->name);
+    h = stoke_hash_mix(h, k->module);
+    h = stoke_hash_mix(h, k->file);
+    h = stoke_hash_mix(h, (uint64_t)k->column << 32 | k->line);
+    return stoke_hash_mix(h, (uint64_t)k->tier << 16 | (uint64_t)k->kind << 8 | k->inlined);
 }
 
 static int same_key(const struct frame_key *a, const struct frame_key *b)

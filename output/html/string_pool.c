@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 #define INITIAL_SLOTS 1024
 
 void string_pool_init(struct string_pool *pool)
@@ -23,21 +25,11 @@ void string_pool_free(struct string_pool *pool)
     string_pool_init(pool);
 }
 
-static uint64_t hash_string(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* The slot holding s, or the empty slot where it belongs. */
 static uint32_t *find_slot(const struct string_pool *pool, const char *s)
 {
     size_t mask = pool->nslots - 1;
-    for (size_t i = hash_string(s) & mask;; i = (i + 1) & mask) {
+    for (size_t i = stoke_hash_bytes(s, strlen(s)) & mask;; i = (i + 1) & mask) {
         uint32_t *slot = &pool->slots[i];
         if (*slot == 0 || strcmp(pool->strings[*slot - 1], s) == 0)
             return slot;
