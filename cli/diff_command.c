@@ -251,20 +251,17 @@ struct diffs {
     struct stoke_js_heap_diff *js; /* the JavaScript heap's by constructor */
 };
 
-static int write_diff_html(const struct diffs *d, const struct diff_options *opt)
+static int write_diff_html(const struct stoke_report *diffs, const struct diff_options *opt)
 {
-    char path[PATH_MAX], err[PATH_MAX + 256], title[2 * PATH_MAX + 64], names[2][128];
-    struct stoke_html_tab tabs[2];
+    char path[PATH_MAX], err[PATH_MAX + 256], title[2 * PATH_MAX + 64];
     if (opt->output)
         snprintf(path, sizeof path, "%s", opt->output);
     else
         report_path_for(opt->after, DIFF_FILE_NAME, path, sizeof path);
     snprintf(title, sizeof title, "stoke diff: %s -> %s", opt->before, opt->after);
-    for (size_t i = 0; i < d->n; i++) {
-        snprintf(names[i], sizeof names[i], "diff of %s", d->what[i]);
-        tabs[i] = (struct stoke_html_tab){names[i], d->profile[i], 1};
-    }
-    if (write_html_tabs_file(tabs, d->n, title, NULL, path, err, sizeof err)) {
+    struct stoke_report report = *diffs;
+    report.title = title;
+    if (write_report_file(STOKE_OUTPUT_HTML, &report, path, err, sizeof err)) {
         fprintf(stderr, "stoke: %s\n", err);
         return -1;
     }
@@ -303,15 +300,20 @@ static int diff_js(const struct side *a, const struct side *b, const struct comp
 static int write_diffs(const struct diffs *d, const struct comparison *c,
                        const struct diff_options *opt)
 {
-    char err[PATH_MAX + 256];
+    char err[PATH_MAX + 256], names[2][128];
+    struct stoke_report_tab tabs[2];
+    for (size_t i = 0; i < d->n; i++) {
+        snprintf(names[i], sizeof names[i], "diff of %s", d->what[i]);
+        tabs[i] = (struct stoke_report_tab){names[i], d->profile[i], 1};
+    }
+    const struct stoke_report report = {.tabs = tabs, .ntabs = d->n};
     if (opt->folded) {
-        int rc = write_folded_diff_file((const struct stoke_profile *const *)d->profile, d->n,
-                                        opt->output, err, sizeof err);
+        int rc = write_report_file(STOKE_OUTPUT_FOLDED, &report, opt->output, err, sizeof err);
         if (rc)
             fprintf(stderr, "stoke: %s\n", err);
         return rc;
     }
-    int rc = write_diff_html(d, opt);
+    int rc = write_diff_html(&report, opt);
     if (c->native)
         print_largest_changes(stderr, d->profile[0], d->what[0], LARGEST_CHANGES_SHOWN);
     if (d->js)

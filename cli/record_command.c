@@ -489,7 +489,8 @@ static enum run_report report_run(const struct record_options *opt,
         result = REPORT_NOTHING_RECORDED;
     } else {
         char report[PATH_MAX];
-        report_path_for(dir, REPORT_FILE_NAME, report, sizeof report);
+        report_path_for(dir, stoke_output_formats[STOKE_OUTPUT_HTML].file_name, report,
+                        sizeof report);
         char *load_output = with_load_output ? load_output_read(dir) : NULL;
         struct load_snapshots during;
         int grew = load_snapshots_read(dir, &during) == 0;

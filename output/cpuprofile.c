@@ -159,10 +159,13 @@ static void write_samples(FILE *out, const struct stoke_profile *p, const struct
     fprintf(out, "],\"endTime\":%" PRIu64 "}\n", start_us + written_us);
 }
 
-int stoke_write_cpuprofile(FILE *out, const struct stoke_profile *p)
+int stoke_write_cpuprofile(FILE *out, const struct stoke_report *r)
 {
-    if (p->kind != STOKE_PROFILE_CPU)
+    const struct stoke_profile *p = r->tabs[0].profile;
+    if (p->kind != STOKE_PROFILE_CPU) {
+        errno = EINVAL;
         return -1;
+    }
     if (stoke_profile_total(p, 0) > STOKE_CPUPROFILE_MAX_SAMPLES) {
         errno = EFBIG;
         return -1;

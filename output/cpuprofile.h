@@ -9,16 +9,15 @@
 #ifndef STOKE_CPUPROFILE_H
 #define STOKE_CPUPROFILE_H
 
-#include <stdio.h>
-#include "profile.h"
+#include "report.h"
 
-/* Writes the CPU profile p; returns 0, or -1 (p is not a CPU profile, or a
- * write failed). */
 /* The format holds one entry per sample: a profile of more samples (a
  * folded file's counts may be nanoseconds) is refused with EFBIG rather
  * than written as gigabytes. */
 #define STOKE_CPUPROFILE_MAX_SAMPLES 10000000
 
-int stoke_write_cpuprofile(FILE *out, const struct stoke_profile *p);
+/* Writes the first tab's profile, which must be a CPU profile (else -1,
+ * EINVAL). */
+stoke_writer stoke_write_cpuprofile;
 
 #endif

@@ -142,15 +142,12 @@ static int write_lines(FILE *out, const struct stoke_profile *p, const struct co
     return ferror(out) ? -1 : 0;
 }
 
-int stoke_write_folded(FILE *out, const struct stoke_profile *p, size_t value_index)
-{
-    struct columns one = {&value_index, 1};
-    return write_lines(out, p, &one);
-}
-
-int stoke_write_folded_diff(FILE *out, const struct stoke_profile *diff)
+int stoke_write_folded(FILE *out, const struct stoke_report *r)
 {
     static const size_t before_after[] = {0, 1};
-    struct columns two = {before_after, 2};
-    return write_lines(out, diff, &two);
+    const struct columns two = {before_after, 2}, one = {&r->value_index, 1};
+    for (size_t t = 0; t < r->ntabs; t++)
+        if (write_lines(out, r->tabs[t].profile, r->tabs[t].differential ? &two : &one))
+            return -1;
+    return 0;
 }

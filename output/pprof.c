@@ -442,11 +442,11 @@ int stoke_pprof_encode(const struct stoke_profile *p, uint8_t **out, size_t *len
     return rc;
 }
 
-int stoke_write_pprof(FILE *out, const struct stoke_profile *p)
+int stoke_write_pprof(FILE *out, const struct stoke_report *r)
 {
     uint8_t *data;
     size_t len;
-    if (stoke_pprof_encode(p, &data, &len)) {
+    if (stoke_pprof_encode(r->tabs[0].profile, &data, &len)) {
         errno = ENOMEM;
         return -1;
     }

@@ -16,14 +16,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include "profile.h"
+#include "report.h"
 
 /* Sets *out (malloc'ed) and *len to the gzipped profile; returns 0, or -1
  * when it cannot be encoded. */
 int stoke_pprof_encode(const struct stoke_profile *p, uint8_t **out, size_t *len);
 
-/* Writes the gzipped profile to out; returns 0 or -1 (errno set). */
-int stoke_write_pprof(FILE *out, const struct stoke_profile *p);
+/* Writes the first tab's profile, gzipped, every value of it. */
+stoke_writer stoke_write_pprof;
 
 #endif

@@ -123,15 +123,16 @@ static void write_profile(FILE *out, const struct stoke_profile *p, const struct
     fputs("]}", out);
 }
 
-int stoke_write_speedscope(FILE *out, const struct stoke_profile *p, size_t value_index,
-                           const char *name)
+int stoke_write_speedscope(FILE *out, const struct stoke_report *r)
 {
+    const struct stoke_profile *p = r->tabs[0].profile;
+    size_t value_index = r->value_index;
     if (value_index >= p->nvalues)
         return -1;
     struct entry *entries = stoke_xmalloc((p->nrows ? p->nrows : 1) * sizeof *entries);
     size_t n = collect(p, value_index, entries);
     fputs("{\"$schema\":\"" SCHEMA_URL "\",\"exporter\":\"stoke\",\"name\":", out);
-    escape_json_string(out, name);
+    escape_json_string(out, stoke_report_title(r));
     fputs(",\"activeProfileIndex\":0,", out);
     write_frames(out, p);
     fputs(",\"profiles\":[", out);

@@ -7,14 +7,11 @@
 #ifndef STOKE_SPEEDSCOPE_H
 #define STOKE_SPEEDSCOPE_H
 
-#include <stddef.h>
-#include <stdio.h>
-#include "profile.h"
+#include "report.h"
 
-/* Writes value value_index of p. CPU profiles weigh samples in
- * nanoseconds (samples x period); heap values in bytes or as plain counts.
- * name names the file in speedscope's title bar. Returns 0 or -1. */
-int stoke_write_speedscope(FILE *out, const struct stoke_profile *p, size_t value_index,
-                           const char *name);
+/* Writes value value_index of the first tab's profile. CPU profiles weigh
+ * samples in nanoseconds (samples x period); heap values in bytes or as
+ * plain counts. The title names the file in speedscope's title bar. */
+stoke_writer stoke_write_speedscope;
 
 #endif

@@ -19,7 +19,7 @@
 #define RAW_DEFLATE_WINDOW (-15) /* negative: no zlib header, as 'deflate-raw' reads */
 
 /* The whole document in memory; NULL when out of memory. */
-static char *document(const struct stoke_html_tab *tabs, size_t ntabs, const char *title,
+static char *document(const struct stoke_report_tab *tabs, size_t ntabs, const char *title,
                       size_t *len)
 {
     char *text = NULL;
@@ -78,7 +78,7 @@ static void write_base64(FILE *out, const unsigned char *b, size_t len)
     }
 }
 
-int data_block_write(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+int data_block_write(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
                      const char *title)
 {
     size_t text_len = 0, packed_len = 0;

@@ -10,11 +10,11 @@
 #define STOKE_DATA_BLOCK_H
 
 #include <stdio.h>
-#include "html.h"
+#include "report.h"
 
 /* Returns 0, or -1 when out of memory or deflate fails (errno set). Write
  * errors are left in out's error flag. */
-int data_block_write(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+int data_block_write(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
                      const char *title);
 
 #endif

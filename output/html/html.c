@@ -3,8 +3,7 @@
  * (viewer code and styles, see embed.cmake) with the title, the data of
  * every tab and the note (if any) put in at their markers.
  *
- * Owns: filling the shell's markers, the one-profile report as a report of
- * one tab.
+ * Owns: filling the shell's markers.
  * Never: writes a name or title unescaped, or anything that loads from
  * outside the file.
  */
@@ -18,41 +17,32 @@
 #include "shell.h"
 
 #define MARKER_PREFIX "<!--stoke:"
-#define DEFAULT_TITLE "stoke profile"
-#define SINGLE_TAB_NAME "profile"
-
-struct page {
-    const struct stoke_html_tab *tabs;
-    size_t ntabs;
-    const char *title;
-    const struct stoke_html_note *note;
-};
 
 struct slot {
     const char *marker;
-    int (*write)(FILE *out, const struct page *page);
+    int (*write)(FILE *out, const struct stoke_report *r);
 };
 
-static int write_title(FILE *out, const struct page *page)
+static int write_title(FILE *out, const struct stoke_report *r)
 {
-    escape_html_text(out, page->title);
+    escape_html_text(out, stoke_report_title(r));
     return 0;
 }
 
-static int write_data(FILE *out, const struct page *page)
+static int write_data(FILE *out, const struct stoke_report *r)
 {
-    return data_block_write(out, page->tabs, page->ntabs, page->title);
+    return data_block_write(out, r->tabs, r->ntabs, stoke_report_title(r));
 }
 
 /* The note as a collapsible block of preformatted text. */
-static int write_note(FILE *out, const struct page *page)
+static int write_note(FILE *out, const struct stoke_report *r)
 {
-    if (!page->note)
+    if (!r->note)
         return 0;
     fputs("<details class=\"note\" open><summary>", out);
-    escape_html_text(out, page->note->heading);
+    escape_html_text(out, r->note->heading);
     fputs("</summary><pre>", out);
-    escape_html_text(out, page->note->text);
+    escape_html_text(out, r->note->text);
     fputs("</pre></details>", out);
     return 0;
 }
@@ -71,7 +61,7 @@ static const struct slot *slot_at(const char *text)
     return NULL;
 }
 
-static int tabs_are_valid(const struct stoke_html_tab *tabs, size_t ntabs)
+static int tabs_are_valid(const struct stoke_report_tab *tabs, size_t ntabs)
 {
     if (!tabs || ntabs == 0)
         return 0;
@@ -81,14 +71,12 @@ static int tabs_are_valid(const struct stoke_html_tab *tabs, size_t ntabs)
     return 1;
 }
 
-int stoke_write_html_report(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
-                            const char *title, const struct stoke_html_note *note)
+int stoke_write_html(FILE *out, const struct stoke_report *r)
 {
-    if (!tabs_are_valid(tabs, ntabs)) {
+    if (!tabs_are_valid(r->tabs, r->ntabs)) {
         errno = EINVAL;
         return -1;
     }
-    const struct page page = {tabs, ntabs, title && *title ? title : DEFAULT_TITLE, note};
     const char *rest = stoke_report_shell;
     const char *mark;
     while ((mark = strstr(rest, MARKER_PREFIX)) != NULL) {
@@ -99,7 +87,7 @@ int stoke_write_html_report(FILE *out, const struct stoke_html_tab *tabs, size_t
             rest = mark + strlen(MARKER_PREFIX);
             continue;
         }
-        if (slot->write(out, &page) < 0)
+        if (slot->write(out, r) < 0)
             return -1;
         rest = mark + strlen(slot->marker);
     }
@@ -107,16 +95,4 @@ int stoke_write_html_report(FILE *out, const struct stoke_html_tab *tabs, size_t
     if (fflush(out) == EOF || ferror(out))
         return -1;
     return 0;
-}
-
-int stoke_write_html_tabs(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
-                          const char *title)
-{
-    return stoke_write_html_report(out, tabs, ntabs, title, NULL);
-}
-
-int stoke_write_html(FILE *out, const struct stoke_profile *p, const char *title)
-{
-    const struct stoke_html_tab tab = {SINGLE_TAB_NAME, p, 0};
-    return stoke_write_html_tabs(out, &tab, 1, title);
 }

@@ -64,7 +64,7 @@ static int intern_frame(struct shared *s, const struct stoke_frame *f, uint32_t 
 }
 
 /* Interns the frames of every tab ("" is string 0). */
-static int shared_build(struct shared *s, const struct stoke_html_tab *tabs, size_t ntabs)
+static int shared_build(struct shared *s, const struct stoke_report_tab *tabs, size_t ntabs)
 {
     uint32_t empty;
     string_pool_init(&s->strings);
@@ -208,7 +208,7 @@ static void write_frames(FILE *out, const struct frame_table *frames, const uint
 }
 
 /* A differential tab needs its before and after values. */
-static int is_differential(const struct stoke_html_tab *tab)
+static int is_differential(const struct stoke_report_tab *tab)
 {
     return tab->differential && tab->profile->nvalues >= 2;
 }
@@ -226,7 +226,7 @@ static const char *profile_kind_name(enum stoke_profile_kind kind)
     }
 }
 
-static void write_tab_header(FILE *out, const struct stoke_html_tab *tab)
+static void write_tab_header(FILE *out, const struct stoke_report_tab *tab)
 {
     const struct stoke_profile *p = tab->profile;
     fputs("{\"name\":", out);
@@ -275,7 +275,7 @@ static void write_tree(FILE *out, const struct call_tree *tree, const uint32_t *
 }
 
 /* Writes one tab; -1 when out of memory for its call tree. */
-static int write_tab(FILE *out, const struct stoke_html_tab *tab, const uint32_t *frame_map)
+static int write_tab(FILE *out, const struct stoke_report_tab *tab, const uint32_t *frame_map)
 {
     struct call_tree tree;
     if (call_tree_build(&tree, tab->profile) < 0)
@@ -287,7 +287,7 @@ static int write_tab(FILE *out, const struct stoke_html_tab *tab, const uint32_t
     return 0;
 }
 
-static int write_document(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+static int write_document(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
                           const char *title, const struct shared *s)
 {
     fprintf(out, "{\"version\":%d,\n\"title\":", REPORT_DATA_VERSION);
@@ -305,7 +305,7 @@ static int write_document(FILE *out, const struct stoke_html_tab *tabs, size_t n
     return 0;
 }
 
-int report_data_write(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+int report_data_write(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
                       const char *title)
 {
     struct shared s;

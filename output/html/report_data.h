@@ -34,11 +34,11 @@
 #define STOKE_REPORT_DATA_H
 
 #include <stdio.h>
-#include "html.h"
+#include "report.h"
 
 /* Returns 0, or -1 when out of memory (errno set). Write errors are left
  * in out's error flag. */
-int report_data_write(FILE *out, const struct stoke_html_tab *tabs, size_t ntabs,
+int report_data_write(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
                       const char *title);
 
 #endif

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "folded.h"
+#include "folded_text.h"
 #include "peek.h"
 #include "profile_diff.h"
 #include "scratch.h"
@@ -41,20 +41,6 @@ static void make(const char *kind, const char *name, const char *extra, char *pa
     scratch_path(path, len, name);
     snprintf(cmd, sizeof cmd, "'%s' %s '%s' %s", MAKE_TRACE, kind, path, extra);
     free(run_capture(cmd));
-}
-
-/* Folded text of value v of p (malloc'ed). */
-static char *folded_text(const struct stoke_profile *p, size_t v, int diff)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (diff)
-        stoke_write_folded_diff(f, p);
-    else
-        stoke_write_folded(f, p, v);
-    fclose(f);
-    return text;
 }
 
 static struct stoke_profile *load_one(const char *path)

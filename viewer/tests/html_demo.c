@@ -99,8 +99,10 @@ static int write_file(const char *path, const struct stoke_profile *p, int html)
         perror(path);
         return -1;
     }
-    int rc = html ? stoke_write_html(out, p, "demo <b>title</b> & \"quotes\" </title>")
-                  : stoke_write_folded(out, p, 0);
+    struct stoke_report_tab tab;
+    struct stoke_report r = stoke_report_of(p, 0, &tab);
+    r.title = "demo <b>title</b> & \"quotes\" </title>";
+    int rc = html ? stoke_write_html(out, &r) : stoke_write_folded(out, &r);
     if (fclose(out) != 0 || rc < 0) {
         perror(path);
         return -1;

@@ -39,7 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
 #include "profile.h"
 #include "report_files.h"
 
@@ -186,7 +185,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: html_node OUT.html OUT.folded OUT.native.folded\n");
         return 2;
     }
-    const struct stoke_html_tab tabs[] = {
+    const struct stoke_report_tab tabs[] = {
         {"node CPU", node_profile(), 0},
         {"native CPU", native_profile(), 0},
     };

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html.h"
 #include "profile.h"
 #include "report_files.h"
 
@@ -179,15 +178,15 @@ int main(int argc, char **argv)
     static const char *const heap_units[] = {"bytes", "count", "bytes", "count"};
     static const char *const diff_names[] = {"before", "after"};
     static const char *const diff_units[] = {"count", "count"};
-    struct stoke_html_tab tabs[3] = {
+    struct stoke_report_tab tabs[3] = {
         {"CPU", synthetic_profile((uint32_t)nframes, cpu_names, cpu_units, 1, cpu_values), 0},
     };
     ((struct stoke_profile *)tabs[0].profile)->period_ns = 1003009;
     size_t ntabs = 1;
     if (with_tabs) {
-        tabs[ntabs++] = (struct stoke_html_tab){
+        tabs[ntabs++] = (struct stoke_report_tab){
             "heap", synthetic_profile((uint32_t)nframes, heap_names, heap_units, 4, heap_values), 0};
-        tabs[ntabs++] = (struct stoke_html_tab){
+        tabs[ntabs++] = (struct stoke_report_tab){
             "diff", synthetic_profile((uint32_t)nframes, diff_names, diff_units, 2, diff_values), 1};
     }
     int rc = write_html_file(argv[2], tabs, ntabs, "synthetic profile") < 0 ||

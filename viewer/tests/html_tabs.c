@@ -6,7 +6,7 @@
  * tests can check the data of every tab and what the page shows of it.
  *
  * Writes OUT.html and, in OUTDIR, tab<T>.value<V>.folded (stoke_write_folded
- * of value V of tab T). First checks that stoke_write_html_tabs refuses what
+ * of value V of tab T). First checks that stoke_write_html refuses what
  * it must (no tab, a tab without a profile, a full disk) and writes a
  * differential tab of one value as an ordinary tab; exits 1 if not.
  *
@@ -114,27 +114,30 @@ static struct stoke_profile *diff_profile(void)
 
 static int fails(const char *what)
 {
-    fprintf(stderr, "html_tabs: stoke_write_html_tabs %s\n", what);
+    fprintf(stderr, "html_tabs: stoke_write_html %s\n", what);
     return 1;
 }
 
-/* 0 if stoke_write_html_tabs handles bad input as html.h says. */
+/* 0 if stoke_write_html handles bad input as html.h says. */
 static int check_bad_input(struct stoke_profile *cpu)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     FILE *full = fopen("/dev/full", "w");
-    const struct stoke_html_tab no_profile = {"none", NULL, 0};
-    const struct stoke_html_tab one_value_diff = {"diff", cpu, 1};
+    const struct stoke_report_tab no_profile = {"none", NULL, 0};
+    const struct stoke_report_tab one_value_diff = {"diff", cpu, 1};
     int bad = 0;
     if (!mem)
         return fails("test: open_memstream failed");
-    if (stoke_write_html_tabs(mem, &no_profile, 0, "t") != -1 || errno != EINVAL)
+    const struct stoke_report no_tab = {.tabs = &no_profile, .ntabs = 0, .title = "t"};
+    const struct stoke_report tab_without_profile = {.tabs = &no_profile, .ntabs = 1, .title = "t"};
+    const struct stoke_report diff = {.tabs = &one_value_diff, .ntabs = 1, .title = "t"};
+    if (stoke_write_html(mem, &no_tab) != -1 || errno != EINVAL)
         bad |= fails("accepts no tab");
-    if (stoke_write_html_tabs(mem, &no_profile, 1, "t") != -1 || errno != EINVAL)
+    if (stoke_write_html(mem, &tab_without_profile) != -1 || errno != EINVAL)
         bad |= fails("accepts a tab without a profile");
-    if (full && stoke_write_html_tabs(full, &one_value_diff, 1, "t") != -1)
+    if (full && stoke_write_html(full, &diff) != -1)
         bad |= fails("reports no error writing to /dev/full");
     /* The page holds the document deflated: look at the document itself. */
     if (report_data_write(mem, &one_value_diff, 1, "t") != 0 || fflush(mem) != 0 ||
@@ -164,7 +167,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: html_tabs OUT.html OUTDIR\n");
         return 2;
     }
-    const struct stoke_html_tab tabs[NTABS] = {
+    const struct stoke_report_tab tabs[NTABS] = {
         {"CPU", cpu_profile(), 0},
         {"heap <b>1</b> (exit)", heap_profile(), 0},
         {"diff 1 \xe2\x86\x92 2", diff_profile(), 1},

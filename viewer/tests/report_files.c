@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "folded.h"
+#include "html.h"
 
 static FILE *open_output(const char *path)
 {
@@ -28,15 +29,18 @@ static int close_output(FILE *out, const char *path, int rc)
     return 0;
 }
 
-int write_html_file(const char *path, const struct stoke_html_tab *tabs, size_t ntabs,
+int write_html_file(const char *path, const struct stoke_report_tab *tabs, size_t ntabs,
                     const char *title)
 {
+    const struct stoke_report r = {.tabs = tabs, .ntabs = ntabs, .title = title};
     FILE *out = open_output(path);
-    return out ? close_output(out, path, stoke_write_html_tabs(out, tabs, ntabs, title)) : -1;
+    return out ? close_output(out, path, stoke_write_html(out, &r)) : -1;
 }
 
 int write_folded_file(const char *path, const struct stoke_profile *p, size_t value)
 {
+    struct stoke_report_tab tab;
+    const struct stoke_report r = stoke_report_of(p, value, &tab);
     FILE *out = open_output(path);
-    return out ? close_output(out, path, stoke_write_folded(out, p, value)) : -1;
+    return out ? close_output(out, path, stoke_write_folded(out, &r)) : -1;
 }

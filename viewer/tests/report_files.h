@@ -8,11 +8,11 @@
 #define STOKE_VIEWER_TESTS_REPORT_FILES_H
 
 #include <stddef.h>
-#include "html.h"
+#include "report.h"
 #include "profile.h"
 
 /* Each returns 0, or -1 when the file cannot be written. */
-int write_html_file(const char *path, const struct stoke_html_tab *tabs, size_t ntabs,
+int write_html_file(const char *path, const struct stoke_report_tab *tabs, size_t ntabs,
                     const char *title);
 int write_folded_file(const char *path, const struct stoke_profile *p, size_t value);
 
