@@ -1,7 +1,7 @@
 /*
  * report_files.h - test helpers: write a report as an HTML file, or one
  * value of a profile as a file of folded stacks, saying on stderr which
- * file failed. Shared by the report writers of viewer/tests.
+ * file failed. Shared by the report writers of tests/viewer.
  * Never: part of stoke itself.
  */
 #ifndef STOKE_VIEWER_TESTS_REPORT_FILES_H

@@ -16,10 +16,10 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "viewer", "tools"))
 from report_data import frame_column, load_report
 
-TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools")
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "viewer", "tools")
 # Text of the demo's hostile names and title that must never appear raw.
 RAW_HOSTILE = ["<img src=x", "</script><script>alert(2)", "<b>title", "<!-- comment", "<b>1</b>",
                "<i>test"]

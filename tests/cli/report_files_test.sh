@@ -8,7 +8,7 @@
 #
 # usage: report_files_test.sh STOKE MAKE_TRACE VIEWER_TOOLS_DIR
 set -u
-. "$(dirname "$0")/../../tests/lib/checks.sh"
+. "$(dirname "$0")/../lib/checks.sh"
 stoke=$(realpath "$1") && make_trace=$(realpath "$2") && tools=$(realpath "$3") || exit 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -29,7 +29,7 @@ export async function launchBrowser() {
   const playwright = await loadPlaywright();
   if (!playwright || !existsSync(CHROMIUM)) {
     console.error('needs ' + CHROMIUM + ' (apt: chromium) and playwright-core ' +
-                  '(npm ci --prefix viewer); run scripts/setup.sh');
+                  '(npm ci --prefix tests/viewer); run scripts/setup.sh');
     process.exit(1);
   }
   return playwright.chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -6,7 +6,7 @@
 #
 # usage: cli_test.sh STOKE CPU_BURN
 set -u
-. "$(dirname "$0")/../../tests/lib/checks.sh"
+. "$(dirname "$0")/../lib/checks.sh"
 stoke=$(realpath "$1") && cpu_burn=$(realpath "$2") || exit 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

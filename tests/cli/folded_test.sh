@@ -1,20 +1,21 @@
 #!/bin/sh
 # folded_test.sh - `stoke report` and `stoke diff` on folded stacks written
-# by other tools (folded/: perf script | stackcollapse-perf.pl --kernel,
-# py-spy record --format raw, async-profiler's collapsed output): the
+# by other tools (perf script | stackcollapse-perf.pl --kernel, py-spy
+# record --format raw, async-profiler's collapsed output: the files the
+# folded fuzz target starts from, tests/fuzz/corpus/folded/): the
 # stacks, counts, annotations, files and lines they hold come out exactly,
 # in folded text and in the HTML report, and each kind of malformed line is
 # refused with its file and line number. Prints "N passed, N failed".
 #
 # usage: folded_test.sh STOKE VIEWER_TOOLS
 set -u
-. "$(dirname "$0")/../../tests/lib/checks.sh"
-fixtures=$(realpath "$(dirname "$0")/folded")
+. "$(dirname "$0")/../lib/checks.sh"
+fixtures=$(realpath "$(dirname "$0")/../fuzz/corpus/folded")
 stoke=$(realpath "$1") && tools=$(realpath "$2") || exit 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-cp "$fixtures"/*.folded .
+cp "$fixtures"/perf.folded "$fixtures"/pyspy.folded "$fixtures"/async.folded .
 
 out_is() { printf '%s\n' "$1" | cmp -s - out; }
 html_stacks_are() { # HTML: its stacks, summed by names (frames of one name
