@@ -4,7 +4,7 @@
  *
  * Owns: the field order of HEAP and the names and units of the four heap
  * values.
- * Never: decides whether a file may join a profile (load.c does).
+ * Never: decides whether a file may join a profile (trace_load.c does).
  */
 #include "heap_record.h"
 

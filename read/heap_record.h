@@ -1,7 +1,7 @@
 /*
  * heap_record.h - what a heap snapshot's HEAP record says, and the value
- * types it gives a profile. Shared by the loader (load.c) and the peek at a
- * trace's kind (peek.c).
+ * types it gives a profile. Shared by the loader (trace_load.c) and the
+ * peek at a trace's kind (peek.c).
  *
  * Never: reads files or adds rows.
  */

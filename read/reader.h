@@ -7,7 +7,7 @@
  * damage is delivered, and the status says how many compressed bytes could
  * not be read.
  *
- * Never: interprets record payloads (load.c does), or prints.
+ * Never: interprets record payloads (trace_load.c does), or prints.
  */
 #ifndef STOKE_READER_H
 #define STOKE_READER_H
