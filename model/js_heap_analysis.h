@@ -13,10 +13,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "js_heap.h"
 #include "js_heap_class_table.h"
 #include "js_heap_dominators.h"
 #include "js_heap_interfaces.h"
+#include "js_heap_snapshot.h"
 
 struct stoke_js_heap_analysis {
     const struct stoke_js_heap *heap;

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include "arena.h"
 #include "index_table.h"
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 /* One constructor group of a snapshot and what DevTools' Summary shows of
  * it. Objects of zero shallow size are not counted (nor shown by DevTools). */

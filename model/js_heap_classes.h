@@ -8,9 +8,9 @@
 #define STOKE_JS_HEAP_CLASSES_H
 
 #include <stdint.h>
-#include "js_heap.h"
 #include "js_heap_class_table.h"
 #include "js_heap_interfaces.h"
+#include "js_heap_snapshot.h"
 
 /* Returns the class id of every node (free it), adding the classes to
  * table; plain objects are named after ifs, the native objects detached

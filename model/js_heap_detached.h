@@ -9,7 +9,7 @@
 #define STOKE_JS_HEAP_DETACHED_H
 
 #include <stdint.h>
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 /* Returns a byte per node, 1 for a detached native object (free it), or
  * NULL when the snapshot marks none (it has no detachedness field or no

@@ -11,7 +11,7 @@
 #define STOKE_JS_HEAP_DOMINATORS_H
 
 #include <stdint.h>
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 struct js_heap_dominators {
     uint32_t *dominator;      /* per node: its immediate dominator; the root's is itself */

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 struct stoke_js_interfaces;
 

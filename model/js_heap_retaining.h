@@ -8,7 +8,7 @@
 #define STOKE_JS_HEAP_RETAINING_H
 
 #include <stdint.h>
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 /* Returns a byte per edge (free it), 1 for an edge that retains: not weak,
  * not to its own node, not a shortcut (but from the root, where shortcuts

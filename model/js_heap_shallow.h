@@ -10,7 +10,7 @@
 #define STOKE_JS_HEAP_SHALLOW_H
 
 #include <stdint.h>
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 /* Returns the shallow sizes by node (free it): the snapshot's self sizes,
  * with each owned object's size moved to its one owner. A snapshot whose

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 /* An edge's to-node or a location's object that names no node. */
 #define JS_HEAP_NO_NODE UINT32_MAX

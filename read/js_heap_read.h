@@ -1,6 +1,6 @@
 /*
  * js_heap_read.h - reads a V8 heap snapshot file (.heapsnapshot) into the
- * graph of js_heap.h.
+ * graph of model/js_heap_snapshot.h.
  *
  * Never: analyses the graph.
  */
@@ -8,7 +8,7 @@
 #define STOKE_JS_HEAP_READ_H
 
 #include <stddef.h>
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 /* Reads the snapshot at path. Returns it, or NULL with a one-line message
  * in err naming the file and what is wrong. A file that ends after its

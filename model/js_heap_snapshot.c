@@ -1,10 +1,10 @@
 /*
- * js_heap.c - simple questions about a heap snapshot's graph, and freeing
- * it; see js_heap.h.
+ * js_heap_snapshot.c - simple questions about a heap snapshot's graph, and
+ * freeing it; see js_heap_snapshot.h.
  *
  * Never: changes a snapshot's graph (read/js_heap_graph.c builds it).
  */
-#include "js_heap.h"
+#include "js_heap_snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>

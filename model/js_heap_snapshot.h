@@ -1,5 +1,5 @@
 /*
- * js_heap.h - a V8 heap snapshot (.heapsnapshot: node's
+ * js_heap_snapshot.h - a V8 heap snapshot (.heapsnapshot: node's
  * --heapsnapshot-signal and v8.writeHeapSnapshot(), Chrome DevTools) as
  * stoke reads it: the object graph in compact arrays, the strings, and
  * where objects' constructors are in the source.
@@ -12,8 +12,8 @@
  * Never: reads the file (read/js_heap_read.h does), analyses the graph
  * (js_heap_analysis.h does) or writes output.
  */
-#ifndef STOKE_JS_HEAP_H
-#define STOKE_JS_HEAP_H
+#ifndef STOKE_JS_HEAP_SNAPSHOT_H
+#define STOKE_JS_HEAP_SNAPSHOT_H
 
 #include <stddef.h>
 #include <stdint.h>
