@@ -29,6 +29,7 @@
 #include "modules.h"
 #include "pages.h"
 #include "port_report.h"
+#include "real_libc.h"
 #include "runtime_names.h"
 #include "safe_memory.h"
 #include "sampler.h"
@@ -289,7 +290,7 @@ static void agent_start(void)
 __attribute__((constructor)) static void agent_init(void)
 {
     int saved_errno = errno;
-    agent_resolve_libc();
+    real_libc_resolve();
     log_init();
     port_report_init();
     agent_start();

@@ -29,10 +29,6 @@ int agent_signal_is_default(int signo);
  * SA_ONSTACK, every signal blocked while it runs. Returns 0 or -1. */
 int agent_install_handler(int signo, void (*handler)(int, siginfo_t *, void *));
 
-/* Looks up the libc functions the interposers may need in a signal
- * handler (sigprocmask, syscall), now, outside any handler. */
-void agent_resolve_libc(void);
-
 /* A thread created through pthread_create starts / ends. */
 void agent_thread_begin(void);
 

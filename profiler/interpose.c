@@ -1,6 +1,6 @@
 /*
  * interpose.c - the libc functions the agent wraps, each a thin shim that
- * calls the agent and then the real function found with dlsym(RTLD_NEXT).
+ * calls the agent and then the real function (real_libc.h).
  *
  *   pthread_create, new threads get their own sampling clock; the heap
  *   thrd_create     tables are shared from then on (heap_threads_coming)
@@ -74,20 +74,11 @@
 #include "heap.h"
 #include "modules.h"
 #include "port_report.h"
+#include "real_libc.h"
 #include "runtime_names.h"
 #include "sandbox.h"
 #include "unwind.h"
 #include "writer.h"
-
-#define REAL(name) ((__typeof__(&name))real_symbol(#name))
-
-static void *real_symbol(const char *name)
-{
-    void *p = dlsym(RTLD_NEXT, name);
-    if (!p)
-        abort(); /* libc without that function: nothing sane to call */
-    return p;
-}
 
 /* --- threads ------------------------------------------------------------ */
 
@@ -130,17 +121,14 @@ int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *
 AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                                 void *(*fn)(void *), void *arg)
 {
-    static __typeof__(&pthread_create) real;
-    if (!real)
-        real = REAL(pthread_create);
     heap_threads_coming();
     struct thread_start *start = agent_active() ? agent_malloc(sizeof *start) : NULL;
     if (!start)
-        return real(thread, attr, fn, arg);
+        return REAL(pthread_create)(thread, attr, fn, arg);
     start->fn = fn;
     start->arg = arg;
     start->signal_view = signal_view_get();
-    int err = real(thread, attr, start_sampled_thread, start);
+    int err = REAL(pthread_create)(thread, attr, start_sampled_thread, start);
     if (err)
         agent_free(start);
     return err;
@@ -203,28 +191,22 @@ static void before_prctl(long option, unsigned long mode)
 /* prctl takes up to four more arguments, all passed on as they came. */
 AGENT_EXPORT int prctl(int option, ...)
 {
-    static __typeof__(&prctl) real;
-    if (!real)
-        real = REAL(prctl);
     va_list ap;
     va_start(ap, option);
     unsigned long a2 = va_arg(ap, unsigned long), a3 = va_arg(ap, unsigned long);
     unsigned long a4 = va_arg(ap, unsigned long), a5 = va_arg(ap, unsigned long);
     va_end(ap);
     before_prctl(option, a2);
-    return real(option, a2, a3, a4, a5);
+    return REAL(prctl)(option, a2, a3, a4, a5);
 }
 
 /* --- dynamic loading ------------------------------------------------------ */
 
 AGENT_EXPORT int dlclose(void *handle)
 {
-    static __typeof__(&dlclose) real;
-    if (!real)
-        real = REAL(dlclose);
     if (!agent_active())
-        return real(handle);
-    return modules_dlclose(handle, real);
+        return REAL(dlclose)(handle);
+    return modules_dlclose(handle, REAL(dlclose));
 }
 
 /* --- exec ------------------------------------------------------------------ */
@@ -336,17 +318,6 @@ AGENT_EXPORT int execle(const char *path, const char *arg, ...)
  * unwinds these calls are answered without the kernel and change nothing.
  * Everywhere else the real function runs. */
 
-static __typeof__(&sigprocmask) real_sigprocmask;
-static long (*real_syscall)(long, ...);
-
-void agent_resolve_libc(void)
-{
-    if (!real_sigprocmask)
-        real_sigprocmask = REAL(sigprocmask);
-    if (!real_syscall)
-        real_syscall = (long (*)(long, ...))real_symbol("syscall");
-}
-
 AGENT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
     if (unwind_busy()) {
@@ -354,13 +325,12 @@ AGENT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
             sigfillset(old);
         return 0;
     }
-    agent_resolve_libc();
     sigset_t actual;
     if (set) {
         signal_view_filter(how, set, &actual);
         set = &actual;
     }
-    int ret = real_sigprocmask(how, set, old);
+    int ret = REAL(sigprocmask)(how, set, old);
     if (!ret && old)
         signal_view_present(old);
     return ret;
@@ -368,15 +338,12 @@ AGENT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 
 AGENT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-    static __typeof__(&pthread_sigmask) real;
-    if (!real)
-        real = REAL(pthread_sigmask);
     sigset_t actual;
     if (set) {
         signal_view_filter(how, set, &actual);
         set = &actual;
     }
-    int err = real(how, set, old);
+    int err = REAL(pthread_sigmask)(how, set, old);
     if (!err && old)
         signal_view_present(old);
     return err;
@@ -392,7 +359,7 @@ static long raw_sigprocmask(long how, const void *set, void *old, long size)
         signal_view_filter((int)how, &wish, &actual);
         set = &actual;
     }
-    long ret = real_syscall(SYS_rt_sigprocmask, how, set, old, size);
+    long ret = REAL(syscall)(SYS_rt_sigprocmask, how, set, old, size);
     if (!ret && old && size == 8) {
         sigset_t was;
         memset(&was, 0, sizeof was);
@@ -405,7 +372,7 @@ static long raw_sigprocmask(long how, const void *set, void *old, long size)
 
 static int raw_close_range(unsigned first, unsigned last, int flags)
 {
-    return (int)real_syscall(SYS_close_range, first, last, flags);
+    return (int)REAL(syscall)(SYS_close_range, first, last, flags);
 }
 
 /* libc's syscall(): what a C program does without a libc wrapper goes
@@ -419,7 +386,6 @@ AGENT_EXPORT long syscall(long number, ...)
     for (int i = 0; i < 6; i++)
         a[i] = va_arg(ap, long);
     va_end(ap);
-    agent_resolve_libc(); /* a no-op after the start: the agent calls it first */
     switch (number) {
     case SYS_rt_sigprocmask:
         return raw_sigprocmask(a[0], (const void *)a[1], (void *)a[2], a[3]);
@@ -446,7 +412,7 @@ AGENT_EXPORT long syscall(long number, ...)
         return agent_fds_program_close_range((unsigned)a[0], (unsigned)a[1], (int)a[2],
                                              raw_close_range);
     }
-    return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+    return REAL(syscall)(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 /* The old BSD and System V mask calls: glibc implements them without going
@@ -556,9 +522,6 @@ static uint64_t monotonic_now_ns(void)
 static int wait_for_program_signal(const sigset_t *set, siginfo_t *info,
                                    const struct timespec *timeout)
 {
-    static __typeof__(&sigtimedwait) real;
-    if (!real)
-        real = REAL(sigtimedwait);
     siginfo_t own;
     info = info ? info : &own;
     uint64_t limit = timeout ? (uint64_t)timeout->tv_sec * 1000000000ull + (uint64_t)timeout->tv_nsec : 0;
@@ -570,7 +533,7 @@ static int wait_for_program_signal(const sigset_t *set, siginfo_t *info,
             left_ts = (struct timespec){(time_t)(left_ns / 1000000000ull),
                                         (long)(left_ns % 1000000000ull)};
         }
-        int signo = real(set, info, left);
+        int signo = REAL(sigtimedwait)(set, info, left);
         if (signo < 0 || !sampler_signal_is_a_sample(signo, info))
             return signo;
     }
@@ -604,10 +567,7 @@ AGENT_EXPORT int sigwait(const sigset_t *set, int *sig)
 
 int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
 {
-    static __typeof__(&sigaction) real;
-    if (!real)
-        real = REAL(sigaction);
-    return real(signo, sa, old);
+    return REAL(sigaction)(signo, sa, old);
 }
 
 int agent_signal_is_default(int signo)
@@ -703,10 +663,7 @@ AGENT_EXPORT FILE *popen(const char *command, const char *type)
 
 AGENT_EXPORT int listen(int fd, int backlog)
 {
-    static __typeof__(&listen) real;
-    if (!real)
-        real = REAL(listen);
-    int ret = real(fd, backlog);
+    int ret = REAL(listen)(fd, backlog);
     if (ret == 0)
         port_report_listening(fd);
     return ret;
@@ -716,49 +673,34 @@ AGENT_EXPORT int listen(int fd, int backlog)
 
 AGENT_EXPORT int vfprintf(FILE *stream, const char *format, va_list ap)
 {
-    static __typeof__(&vfprintf) real;
     int result;
     if (runtime_names_quiet_notice(stream, format, ap, &result))
         return result;
-    if (!real)
-        real = REAL(vfprintf);
-    return real(stream, format, ap);
+    return REAL(vfprintf)(stream, format, ap);
 }
-
-/* What vfprintf becomes in programs built with _FORTIFY_SOURCE (the JVM). */
-int __vfprintf_chk(FILE *stream, int flag, const char *format, va_list ap);
 
 AGENT_EXPORT int __vfprintf_chk(FILE *stream, int flag, const char *format, va_list ap)
 {
-    static __typeof__(&__vfprintf_chk) real;
     int result;
     if (runtime_names_quiet_notice(stream, format, ap, &result))
         return result;
-    if (!real)
-        real = REAL(__vfprintf_chk);
-    return real(stream, flag, format, ap);
+    return REAL(__vfprintf_chk)(stream, flag, format, ap);
 }
 
 /* --- the agent's descriptors ---------------------------------------------- */
 
 AGENT_EXPORT int close(int fd)
 {
-    static __typeof__(&close) real;
     if (agent_fds_owned(fd)) {
         errno = EBADF; /* as for a descriptor that is not open: without stoke it is not */
         return -1;
     }
-    if (!real)
-        real = REAL(close);
-    return real(fd);
+    return REAL(close)(fd);
 }
 
 static int real_close_range(unsigned first, unsigned last, int flags)
 {
-    static __typeof__(&close_range) real;
-    if (!real)
-        real = REAL(close_range);
-    return real(first, last, flags);
+    return REAL(close_range)(first, last, flags);
 }
 
 AGENT_EXPORT int close_range(unsigned first, unsigned last, int flags)

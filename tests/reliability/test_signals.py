@@ -34,6 +34,11 @@ match the bare run's, and each trace must report.
                  ignored, and the program set it to the default and then
                  to a handler that raises it again with SA_RESETHAND (as
                  node does)
+  exit_in_loader a handler calls _exit while another thread holds the
+                 dynamic loader's lock (in a library's constructor that
+                 never returns): the program ends with its status at once,
+                 as bare, in every recording mode (nothing on the way to
+                 the real _exit may wait for the loader)
   dlopen_alloc_stress
                  one thread loads and unloads a library (which allocates
                  in its constructor and destructor) in a loop while four
@@ -86,15 +91,28 @@ def dlopen_alloc_stress():
                         "allocate_and_free", STRESS_TIMEOUT_S)
 
 
+def exit_in_loader():
+    as_bare_in_every_mode("exit_in_loader",
+                          [program("exit_in_loader"), program("libhold_loader.so")], 7,
+                          "exit_in_loader does not end with 7 without stoke")
+
+
 def inherited_ignore():
-    work = fresh_dir("inherited_ignore")
-    command = ["sh", "-c", f"trap '' PROF; exec {program('signal_user')} inherited_ignore"]
+    as_bare_in_every_mode(
+        "inherited_ignore",
+        ["sh", "-c", f"trap '' PROF; exec {program('signal_user')} inherited_ignore"], 0,
+        "the program does not find SIGPROF ignored without stoke")
+
+
+def as_bare_in_every_mode(case, command, bare_status, bare_failed):
+    """command ends with bare_status bare, and exactly as bare under every
+    recording mode."""
+    work = fresh_dir(case)
     bare = run(command, timeout=RUN_TIMEOUT_S)
-    expect(bare.returncode == 0, "the program does not find SIGPROF ignored without stoke",
-           describe(bare))
+    expect(bare.returncode == bare_status, bare_failed, describe(bare))
     for mode, options in RECORDING_MODES:
         profiled = record(f"{work}/{mode}", command, options, timeout=RUN_TIMEOUT_S)
-        expect_same_as_bare(bare, profiled, f"inherited_ignore under stoke record {mode}")
+        expect_same_as_bare(bare, profiled, f"{case} under stoke record {mode}")
 
 
 def mask_and_wait(mode, sampled_function):
@@ -163,6 +181,7 @@ if __name__ == "__main__":
     cases = {mode: (lambda m=mode: signal_mode(m)) for mode in MODES}
     cases["dlopen_alloc_stress"] = dlopen_alloc_stress
     cases["inherited_ignore"] = inherited_ignore
+    cases["exit_in_loader"] = exit_in_loader
     cases["raw_mask_wait"] = lambda: mask_and_wait("raw_mask_wait", "burn_blocked")
     cases["asm_mask_wait"] = lambda: mask_and_wait("asm_mask_wait", None)
     cases["default_sigint"] = default_sigint
