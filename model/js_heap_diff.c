@@ -371,8 +371,6 @@ struct stoke_js_heap_diff *stoke_js_comparison_before(struct stoke_js_comparison
 
 void stoke_js_comparison_free(struct stoke_js_comparison *c)
 {
-    if (!c)
-        return;
     free_tree(&c->tree);
     stoke_js_interfaces_free(c->interfaces);
     stoke_js_census_free(c->after);

@@ -82,7 +82,7 @@ struct stoke_js_heap_diff *stoke_js_comparison_before(struct stoke_js_comparison
                                                       const struct stoke_js_heap *before,
                                                       struct stoke_profile *profile);
 
-/* Frees a comparison that is not ended (NULL: nothing). */
+/* Frees a comparison that is not ended. */
 void stoke_js_comparison_free(struct stoke_js_comparison *c);
 
 #endif
