@@ -1,5 +1,5 @@
 /*
- * agent_path.c - finds libstoke.so relative to the running stoke executable
+ * agent_path.c - finds the agent relative to the running stoke executable
  * (/proc/self/exe): <prefix>/lib in the build tree, <prefix>/<libdir> after
  * cmake --install, where <prefix> is the parent of stoke's bin directory.
  * Never searches other places: a stoke must use its own agent.
@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define AGENT_NAME "libstoke.so"
 
 /* Removes the last path component; returns -1 when there is none. */
 static int strip_last_component(char *path)
@@ -37,10 +35,11 @@ static int install_prefix(char *prefix, size_t len)
 /* The agent location for one library directory: absolute libdirs are taken
  * as they are, relative ones are below the prefix. Returns -1 when the path
  * does not fit. */
-static int candidate(char *out, size_t len, const char *prefix, const char *libdir)
+static int candidate(char *out, size_t len, const char *prefix, const char *libdir,
+                     const char *name)
 {
-    int n = libdir[0] == '/' ? snprintf(out, len, "%s/%s", libdir, AGENT_NAME)
-                             : snprintf(out, len, "%s/%s/%s", prefix, libdir, AGENT_NAME);
+    int n = libdir[0] == '/' ? snprintf(out, len, "%s/%s", libdir, name)
+                             : snprintf(out, len, "%s/%s/%s", prefix, libdir, name);
     return n < (int)len ? 0 : -1;
 }
 
@@ -51,7 +50,7 @@ static int preloadable(const char *path)
     return strpbrk(path, " :") == NULL;
 }
 
-int find_agent(char *path, size_t pathlen, char *err, size_t errlen)
+int find_agent(const char *name, char *path, size_t pathlen, char *err, size_t errlen)
 {
     char prefix[PATH_MAX];
     if (install_prefix(prefix, sizeof prefix)) {
@@ -60,8 +59,8 @@ int find_agent(char *path, size_t pathlen, char *err, size_t errlen)
         return -1;
     }
     char build_tree[PATH_MAX], installed[PATH_MAX];
-    if (candidate(build_tree, sizeof build_tree, prefix, "lib") ||
-        candidate(installed, sizeof installed, prefix, STOKE_INSTALL_LIBDIR)) {
+    if (candidate(build_tree, sizeof build_tree, prefix, "lib", name) ||
+        candidate(installed, sizeof installed, prefix, STOKE_INSTALL_LIBDIR, name)) {
         snprintf(err, errlen, "the path of the stoke executable is too long; install it "
                               "elsewhere");
         return -1;

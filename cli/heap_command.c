@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_path.h"
 #include "commands.h"
 #include "heap_request.h"
 #include "options.h"
@@ -36,7 +37,6 @@
 #include "target_process.h"
 #include "traces.h"
 
-#define AGENT_FILE "libstoke.so"
 #define DEFAULT_TIMEOUT_S 10.0
 #define MAX_TIMEOUT_S 86400.0
 #define POLL_INTERVAL_NS 20000000L /* 20 ms */
@@ -162,7 +162,9 @@ static int check_running(pid_t pid)
 
 static int check_agent(pid_t pid)
 {
-    int mapped = target_maps_file(pid, AGENT_FILE);
+    int mapped = target_maps_file(pid, AGENT_HEAP_FILE);
+    if (mapped == 0) /* the agent without heap tracking: the trace says so */
+        mapped = target_maps_file(pid, AGENT_CPU_FILE);
     if (mapped > 0)
         return 0;
     if (mapped < 0)

@@ -580,7 +580,8 @@ int record_main(int argc, char **argv)
         return status;
 
     char agent[PATH_MAX], err[PATH_MAX + 256];
-    if (find_agent(agent, sizeof agent, err, sizeof err)) {
+    if (find_agent(opt.heap.interval ? AGENT_HEAP_FILE : AGENT_CPU_FILE, agent, sizeof agent, err,
+                   sizeof err)) {
         fprintf(stderr, "stoke: %s\n", err);
         return EXIT_RUNTIME_FAILURE;
     }

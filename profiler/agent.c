@@ -265,6 +265,11 @@ static void agent_start(void)
 {
     if (config_from_env(&config))
         return;
+    if (config.heap_interval && !heap_hooks_present()) {
+        agent_log("libstoke-cpu.so tracks no heap, so STOKE_HEAP_INTERVAL is ignored; preload "
+                  "libstoke.so for heap tracking (stoke record --heap does)");
+        config.heap_interval = 0;
+    }
     if (pthread_key_create(&thread_exit_key, on_thread_exit))
         return;
     exec_env_save();

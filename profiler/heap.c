@@ -71,6 +71,11 @@ void heap_stop(void)
     atomic_store(&heap_tracking_on, 0);
 }
 
+__attribute__((weak)) int heap_hooks_present(void)
+{
+    return 0;
+}
+
 int heap_tracking(void)
 {
     return atomic_load_explicit(&heap_tracking_on, memory_order_relaxed);

@@ -168,6 +168,11 @@ static __attribute__((noinline)) void free_maybe_sampled(void *p)
         heap_free_end(p);
 }
 
+int heap_hooks_present(void)
+{
+    return 1;
+}
+
 AGENT_EXPORT void *malloc(size_t size)
 {
     if (heap_alloc_is_sampled(size))

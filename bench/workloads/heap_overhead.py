@@ -8,8 +8,9 @@ and 50,000 (the live set misses the caches, about 120 ns a pair).
 Beside the judged rows, so the cost can be told apart: bench/idle_thread.c
 (one sleeping thread: glibc's malloc takes its locks once a process has
 two threads, and stoke's agent has a writer thread), stoke with CPU
-sampling nearly off and no heap tracking (-F 1: what the agent's hooks
-cost by being there), and CPU sampling alone at 997 Hz.
+sampling nearly off and no heap tracking (-F 1: the agent at rest, which
+without --heap is libstoke-cpu.so, with no allocator hooks), and CPU
+sampling alone at 997 Hz.
 Owns: that comparison and its target (sampled heap tracking at most 5% more
 wall time). Never compares with exact mode or other heap profilers:
 heap_exact.py does.
@@ -60,7 +61,7 @@ def summary(runs, live, label):
         if name in overhead.by_name(runs):
             table.note(overhead.verdict(name, runs, TARGET_RATIO))
     table.note("idle-thread: bench/idle_thread.c preloaded (one thread that sleeps); "
-               "stoke-F1: `stoke record -F 1` (the agent's hooks in place, no heap tracking, one "
+               "stoke-F1: `stoke record -F 1` (libstoke-cpu.so: no allocator hooks, one "
                "CPU sample a second); stoke: `-F 997`; stoke-heap-F1: `--heap -F 1`; stoke-heap: "
                "`--heap` (heap tracking and CPU sampling at their defaults); all --collect-only. "
                "recorded: CPU samples for stoke-F1 and stoke; for the heap rows the allocations "

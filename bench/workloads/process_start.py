@@ -1,4 +1,4 @@
-"""process_start.py - figure 9: what stoke adds to each short process, on a
+"""process_start.py - figure 10: what stoke adds to each short process, on a
 shell loop that starts 1,000 of them (`/bin/true`), recorded without and
 with heap tracking, in the same interleaved rounds. Every process loads the
 agent, opens its trace, starts the writer thread and finishes its trace

@@ -20,9 +20,10 @@ from npm), with no flag from the user.
   node_options   NODE_OPTIONS the user set stays in force (a heap limit the
                  program reads back) and their own --perf-basic-prof keeps
                  its perf map, which stoke then leaves in place
-  node_killed    node killed with SIGKILL (its agent cannot clean up): stoke
-                 record removes its perf map and isolate log, and the report
-                 names its JavaScript from the trace
+  node_killed    node killed with SIGKILL (its agent cannot clean up) once its
+                 live trace shows it rendering: stoke record removes its
+                 perf map and isolate log, and the report names its
+                 JavaScript from the trace
 
 usage: test_node.py CASE
 """
@@ -43,7 +44,8 @@ from report_data import load_report  # noqa: E402
 NODE = os.environ.get("E2E_NODE", "")
 EXAMPLE = os.environ["E2E_NODE_EXAMPLE"]
 AUTOCANNON = os.path.join(EXAMPLE, "node_modules", ".bin", "autocannon")
-LOAD = f"{AUTOCANNON} -d 3 -c 4 http://127.0.0.1:$PORT/"
+# a count of requests, not seconds: the same work however busy the machine is
+LOAD = f"{AUTOCANNON} -a 1000 -c 4 http://127.0.0.1:$PORT/"
 TIMEOUT_S = 90
 
 TREE = re.compile(r"^Tree (\S*/)?lib/tree\.js:\d+(:\d+)?$")  # node 18 gives no column
@@ -231,7 +233,18 @@ def node_options():
             os.remove(log)
 
 
-KILLED_AFTER_S = 2.5
+def wait_until_rendering(out):
+    """Waits until the live trace in out holds samples of the Tree
+    component (node is past its start), and returns the pids of its traces."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:
+        live = run([STOKE, "report", out, "--folded"], timeout=TIMEOUT_S)
+        if live.returncode == 0 and share(Folded(text(live.stdout)),
+                                          lambda f: bool(TREE.match(f))) >= 30:
+            return pids_of(out)
+        expect(time.monotonic() < deadline, f"node rendered nothing within {TIMEOUT_S} s",
+               describe(live))
+        time.sleep(0.3)
 
 
 def node_killed():
@@ -241,8 +254,7 @@ def node_killed():
     script = os.path.join(EXAMPLE, "bin", "render.js")
     stoke = subprocess.Popen([STOKE, "record", "-o", out, "--", NODE, script, "100000"],
                              cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    time.sleep(KILLED_AFTER_S)
-    pids = pids_of(out)
+    pids = wait_until_rendering(out)
     expect(len(pids) == 1, "expected node's trace", " ".join(traces_in(out)))
     os.kill(pids[0], signal.SIGKILL)
     _, err = stoke.communicate(timeout=TIMEOUT_S)

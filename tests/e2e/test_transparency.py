@@ -10,17 +10,23 @@ bare and profiled, and compared:
                       stoke's status the program's (128 + N for signal N)
   agent_transparency  under the agent alone (the environment stoke record
                       sets): stdout, stderr and status all identical
+  allocator_untouched without --heap the program calls libc's malloc and
+                      free, not the agent's (stoke record preloads
+                      libstoke-cpu.so); with --heap, libstoke.so's hooks;
+                      libstoke-cpu.so preloaded by hand with heap tracking
+                      asked for says it tracks no heap and still profiles
 
 Each profiled run must also have left a trace, and one that names the
 program's function when the program ends normally (a killed one loses its
 last second), so the comparison is made with the agent really at work.
 
-usage: test_transparency.py transparency|agent_transparency
+usage: test_transparency.py transparency|agent_transparency|allocator_untouched
 """
+import os
 import random
 
-from e2e_support import (describe, expect, fresh_dir, main, program, record, report_folded,
-                         run, text, traces_in, agent_env)
+from e2e_support import (AGENT, describe, expect, fresh_dir, main, program, record,
+                         report_folded, run, text, traces_in, agent_env)
 
 STOKE_LINE_STARTS = ("stoke: ", "  ")
 
@@ -32,20 +38,23 @@ def chatty_input():
 
 def cases():
     """(name, argv, stdin bytes, function that must be in the profile or
-    None when the run is too short for a killed process to keep any)."""
+    None when the run is too short for a killed process to keep any,
+    stoke record's options)."""
     chatty = program("chatty")
     return [
-        ("mixed_exit_3", [chatty, "mixed", "3", "two words", "", "\u00fc;x"], None, "chatter"),
-        ("mixed_exit_0", [chatty, "mixed", "0"], None, "chatter"),
-        ("sigterm", [chatty, "signal", "15"], None, None),
-        ("sigkill", [chatty, "signal", "9"], None, None),
-        ("stdin", [chatty, "stdin"], chatty_input(), "chatter"),
+        ("mixed_exit_3", [chatty, "mixed", "3", "two words", "", "\u00fc;x"], None, "chatter",
+         ()),
+        ("mixed_exit_0", [chatty, "mixed", "0"], None, "chatter", ()),
+        ("sigterm", [chatty, "signal", "15"], None, None, ()),
+        ("sigkill", [chatty, "signal", "9"], None, None, ()),
+        ("stdin", [chatty, "stdin"], chatty_input(), "chatter", ()),
         ("shell", ["sh", "-c", f"{chatty} mixed 5 a; echo shell err >&2; exit 7"], None,
-         "chatter"),
+         "chatter", ()),
         # the signal masks the program sees and hands on, with heap tracking (and so the
-        # dump signal) on: env passes the variable and is itself preloaded, as a wrapper is
+        # dump signal) on: under the agent alone env passes the variable and is itself
+        # preloaded, as a wrapper is
         ("signal_masks", ["env", "STOKE_HEAP_INTERVAL=524288", program("masks"),
-                          program("sigblk_static")], None, None),
+                          program("sigblk_static")], None, None, ("--heap",)),
     ]
 
 
@@ -72,10 +81,10 @@ def expect_stoke_tail(tail, name, profiled):
 
 def transparency():
     work = fresh_dir("transparency")
-    for name, argv, stdin, function in cases():
+    for name, argv, stdin, function, options in cases():
         bare = run(argv, input=stdin)
         out = f"{work}/{name}"
-        profiled = record(out, argv, input=stdin)
+        profiled = record(out, argv, options, input=stdin)
         expect(profiled.stdout == bare.stdout, f"{name}: stdout differs from a bare run",
                describe(profiled))
         expect(profiled.stderr.startswith(bare.stderr),
@@ -100,7 +109,7 @@ def without_snapshot_lines(stderr):
 
 def agent_transparency():
     work = fresh_dir("agent_transparency")
-    for name, argv, stdin, function in cases():
+    for name, argv, stdin, function, _ in cases():
         bare = run(argv, input=stdin)
         out = f"{work}/{name}"
         profiled = run(argv, input=stdin, env=agent_env(out))
@@ -112,6 +121,29 @@ def agent_transparency():
         expect_profiled(out, function, name)
 
 
+def allocator_untouched():
+    work = fresh_dir("allocator_untouched")
+    command = [program("which_malloc")]
+    bare = run(command)
+    expect(bare.stdout == b"malloc: libc.so.6\nfree: libc.so.6\n",
+           "which_malloc does not find libc's malloc without stoke", describe(bare))
+    cpu = record(f"{work}/cpu", command)
+    expect(cpu.returncode == 0 and cpu.stdout == bare.stdout,
+           "without --heap the program's malloc is not libc's", describe(cpu))
+    heap = record(f"{work}/heap", command, ("--heap",))
+    expect(heap.returncode == 0 and heap.stdout == b"malloc: libstoke.so\nfree: libstoke.so\n",
+           "with --heap the agent does not hook malloc", describe(heap))
+    env = agent_env(f"{work}/by_hand")
+    env.update(LD_PRELOAD=os.path.join(os.path.dirname(AGENT), "libstoke-cpu.so"),
+               STOKE_HEAP_INTERVAL="1")
+    by_hand = run(command, env=env)
+    expect(by_hand.stdout == bare.stdout and b"libstoke-cpu.so tracks no heap" in by_hand.stderr
+           and traces_in(f"{work}/by_hand"),
+           "libstoke-cpu.so asked for heap tracking did not say it tracks none, or left no trace",
+           describe(by_hand))
+
+
 if __name__ == "__main__":
     raise SystemExit(main({"transparency": transparency,
-                           "agent_transparency": agent_transparency}))
+                           "agent_transparency": agent_transparency,
+                           "allocator_untouched": allocator_untouched}))
