@@ -2,21 +2,21 @@
 // graph many tools embed) on the same folded stacks, in the same headless
 // Chromium: time to the first painted graph, time to zoom into a frame,
 // and file size, for profiles of 10k, 100k and 200k distinct frames
-// (viewer/tests/html_synthetic writes both the report and the folded text).
+// (tests/viewer/html_synthetic.c writes both the report and the folded text).
 // The d3-flame-graph page is self-contained too: d3's modules and the
 // library inlined, the stacks as the nested JSON it reads. Both zooms run
 // without animation. Each figure is the median of ROUNDS page loads.
 //
 // usage: node bench/viewer_bench.mjs [--build DIR] [--rounds N] [--frames 10000,100000,200000]
-// Needs viewer/node_modules (npm ci --prefix viewer: playwright-core,
-// d3-flame-graph) and Debian's chromium. Prints a Markdown table.
+// Needs tests/viewer/node_modules (npm ci --prefix tests/viewer:
+// playwright-core, d3-flame-graph) and Debian's chromium. Prints a Markdown table.
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launchBrowser } from '../viewer/tests/browser.mjs';
+import { launchBrowser } from '../tests/viewer/browser.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const D3_MODULES = ['internmap', 'd3-array', 'd3-color', 'd3-interpolate', 'd3-format', 'd3-time',
@@ -136,7 +136,7 @@ async function timeD3(file) {
 // A self-contained page that draws the folded stacks with d3-flame-graph,
 // as its documentation shows, the stacks as nested { name, value, children }.
 function d3Page(foldedText) {
-  const modules = path.join(ROOT, 'viewer', 'node_modules');
+  const modules = path.join(ROOT, 'tests', 'viewer', 'node_modules');
   const scripts = D3_MODULES.map((m) => readFileSync(path.join(modules, m, 'dist', m + '.min.js'), 'utf8'));
   scripts.push(readFileSync(path.join(modules, 'd3-flame-graph', 'dist', 'd3-flamegraph.umd.min.js'), 'utf8'));
   const data = JSON.stringify(foldedToTree(foldedText)).replace(/</g, '\\u003c');

@@ -2,7 +2,7 @@
  * export.c - a recording's traces into the format asked for; see export.h.
  * Owns the default output paths and the refusals that apply to every
  * format (nothing to write, a format that cannot hold the profile). Never
- * formats profile data itself: the writers in outputs.c do.
+ * formats profile data itself: the writers of output/'s registry do.
  */
 #include "export.h"
 
@@ -18,6 +18,7 @@
 #include "load_snapshots.h"
 #include "measure.h"
 #include "options.h"
+#include "output_format.h"
 #include "outputs.h"
 #include "recording_report.h"
 #include "text_profile.h"
@@ -33,7 +34,7 @@ static int read_option(const char *command, int c, char **argv, void (*usage)(FI
         opt->output = optarg;
         return 0;
     case OPT_FOLDED:
-        *format = FORMAT_FOLDED;
+        *format = STOKE_OUTPUT_FOLDED;
         return 0;
     case OPT_FORMAT:
         return parse_format_option(command, optarg, format) ? EXIT_USAGE : 0;
@@ -79,7 +80,7 @@ int parse_export_options(const char *command, int argc, char **argv, void (*usag
 
 static void output_path(const struct export_options *opt, char *path, size_t len)
 {
-    const char *name = format_file_name(opt->format);
+    const char *name = stoke_output_formats[opt->format].file_name;
     if (opt->output)
         snprintf(path, len, "%s", opt->output);
     else if (opt->default_dir)
@@ -121,7 +122,7 @@ static int check_has_values(const struct text_profile *text, const char *input, 
 static int check_format_fits(const struct text_profile *text, int format, char *err,
                              size_t errlen)
 {
-    if (format != FORMAT_CPUPROFILE)
+    if (format != STOKE_OUTPUT_CPUPROFILE)
         return 0;
     if (text->profile->kind != STOKE_PROFILE_CPU) {
         snprintf(err, errlen,
@@ -145,27 +146,27 @@ static int write_profile_report(const struct recording *r, const struct export_o
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     struct text_profile text = {0};
     const char *to = NULL; /* folded stacks: standard output by default */
-    if (opt->output || format_file_name(opt->format)) {
+    if (opt->output || stoke_output_formats[opt->format].file_name) {
         output_path(opt, path, sizeof path);
         to = path;
     }
     int failed =
         load_text_profile(opt->input, r, opt->measure, &load, &text, err, sizeof err) ||
-        (opt->format != FORMAT_FOLDED &&
+        (opt->format != STOKE_OUTPUT_FOLDED &&
          (check_has_values(&text, opt->input, err, sizeof err) ||
           check_format_fits(&text, opt->format, err, sizeof err))) ||
-        write_format_file(opt->format, text.profile, text.value_index, to, err, sizeof err);
+        write_profile_file(opt->format, text.profile, text.value_index, to, err, sizeof err);
     if (failed)
         fprintf(stderr, "stoke: %s\n", err);
-    else if (to && opt->format != FORMAT_FOLDED)
-        fprintf(stderr, "stoke: wrote %s (%s)\n", to, format_name(opt->format));
+    else if (to && opt->format != STOKE_OUTPUT_FOLDED)
+        fprintf(stderr, "stoke: wrote %s (%s)\n", to, stoke_output_formats[opt->format].name);
     stoke_profile_free(text.profile);
     return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
 }
 
 int export_recording(const struct recording *r, const struct export_options *opt)
 {
-    if (opt->format == FORMAT_HTML)
+    if (opt->format == STOKE_OUTPUT_HTML)
         return write_html_report(r, opt);
     return write_profile_report(r, opt);
 }

@@ -12,7 +12,7 @@
 struct export_options {
     const char *input;  /* names the traces in messages; HTML goes next to it by default */
     const char *output; /* NULL: the format's default place */
-    int format;         /* enum output_format */
+    int format;         /* enum stoke_output */
     int measure;        /* enum stoke_heap_value, or MEASURE_UNSET */
     int split_threads;
     const char *default_dir; /* non-NULL: other formats' default files go here,

@@ -1,6 +1,6 @@
 /*
- * folded_report.c - the report of a folded stacks file: read by the
- * symbolizer's folded reader, written by the usual writers. Never parses
+ * folded_report.c - the report of a folded stacks file: read by read/'s
+ * folded reader, written by the usual writers. Never parses
  * the text itself.
  */
 #include "folded_report.h"
@@ -11,7 +11,6 @@
 
 #include "commands.h"
 #include "folded_input.h"
-#include "output_format.h"
 #include "outputs.h"
 
 #define FOLDED_TAB_NAME "samples"
@@ -30,20 +29,22 @@ int report_folded_stacks(const char *input, const char *output, int format)
         fprintf(stderr, "stoke: %s\n", err);
         return EXIT_RUNTIME_FAILURE;
     }
-    int failed;
     char path[PATH_MAX];
-    const char *name = format == FORMAT_HTML ? REPORT_FILE_NAME : format_file_name(format);
+    const char *name = stoke_output_formats[format].file_name;
     if (output)
         snprintf(path, sizeof path, "%s", output);
     else if (name)
         report_path_for(input, name, path, sizeof path);
     int to_file = output || name;
-    if (format == FORMAT_HTML) {
-        struct stoke_html_tab tab = {FOLDED_TAB_NAME, p, 0};
-        failed = write_html_tabs_file(&tab, 1, base_name(input), NULL, path, err, sizeof err);
-    } else {
-        failed = write_format_file(format, p, 0, to_file ? path : NULL, err, sizeof err);
+    /* The HTML report's tab and title name the input; other formats keep
+     * the profile's own. */
+    struct stoke_report_tab tab;
+    struct stoke_report report = stoke_report_of(p, 0, &tab);
+    if (format == STOKE_OUTPUT_HTML) {
+        tab.name = FOLDED_TAB_NAME;
+        report.title = base_name(input);
     }
+    int failed = write_report_file(format, &report, to_file ? path : NULL, err, sizeof err);
     if (!failed && to_file)
         fprintf(stderr, "stoke: report written to %s\n", path);
     if (failed)

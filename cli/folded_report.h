@@ -7,7 +7,7 @@
 #define STOKE_CLI_FOLDED_REPORT_H
 
 /* Writes the report of the folded stacks in input to output in format
- * (enum output_format; output NULL: HTML next to input, other formats at
+ * (enum stoke_output; output NULL: HTML next to input, other formats at
  * their default place). Returns the exit status (errors already said on
  * stderr). */
 int report_folded_stacks(const char *input, const char *output, int format);

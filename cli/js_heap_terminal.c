@@ -10,9 +10,9 @@
 #include <stdlib.h>
 
 #include "alloc.h"
-#include "js_heap.h"
 #include "js_heap_analysis.h"
 #include "js_heap_profile.h"
+#include "js_heap_read.h"
 #include "js_heap_summary.h"
 #include "units.h"
 #include "warn.h"

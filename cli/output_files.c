@@ -21,7 +21,7 @@
 int is_output_file_name(const char *name)
 {
     return is_trace_name(name) || is_js_heap_snapshot_name(name) ||
-           !strcmp(name, REPORT_FILE_NAME) || !strcmp(name, LOAD_OUTPUT_FILE) ||
+           !strcmp(name, stoke_output_formats[STOKE_OUTPUT_HTML].file_name) || !strcmp(name, LOAD_OUTPUT_FILE) ||
            !strcmp(name, LOAD_SNAPSHOTS_FILE);
 }
 

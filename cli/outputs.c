@@ -1,11 +1,8 @@
 /*
- * outputs.c - puts profiles into files: the HTML flame graph (one profile,
- * or several in tabs), folded stacks and differential folded stacks, pprof,
- * speedscope and Chrome .cpuprofile files, through the viewer's, the
- * symbolizer's and the formats' writers. Owns where a
- * report goes by default and what its title is; files are created by
- * report_file.c (never half-written, never through a link). Never formats
- * profile data itself.
+ * outputs.c - puts reports into files through the writers of output/'s
+ * registry. Owns where a report goes by default and what its title is;
+ * files are created by report_file.c (never half-written, never through a
+ * link). Never formats profile data itself.
  */
 #define _GNU_SOURCE /* memrchr */
 #include "outputs.h"
@@ -15,12 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cpuprofile.h"
-#include "folded.h"
-#include "html.h"
-#include "pprof.h"
 #include "report_file.h"
-#include "speedscope.h"
 
 void report_path_for(const char *input, const char *name, char *path, size_t len)
 {
@@ -47,7 +39,7 @@ static void report_title(const struct stoke_profile *p, char *title, size_t len)
         if (!top || p->procs[i].samples > top->samples)
             top = &p->procs[i];
     if (!top)
-        snprintf(title, len, "stoke profile");
+        snprintf(title, len, "%s", STOKE_DEFAULT_TITLE);
     else if (p->nprocs == 1)
         snprintf(title, len, "%s (%u)", top->comm, top->pid);
     else
@@ -55,24 +47,25 @@ static void report_title(const struct stoke_profile *p, char *title, size_t len)
                  p->nprocs - 1, p->nprocs == 2 ? "" : "es");
 }
 
-/* What goes into one file: a writer and what it writes. */
-struct job {
-    int (*write)(FILE *out, const struct job *job);
-    const struct stoke_profile *profile;
-    size_t value_index;
-    const struct stoke_html_tab *tabs;
-    size_t ntabs;
-    const char *title;
-    const struct stoke_html_note *note;
-    const struct stoke_profile *const *profiles; /* differential: one after another */
-    size_t nprofiles;
-};
-
-/* Writes job to path, or to stdout when path is NULL. */
-static int write_job(const struct job *job, const char *path, char *err, size_t errlen)
+/* Writes r with writer to out, titled after its first tab's processes when
+ * it has no title. */
+static int write_titled(stoke_writer *writer, FILE *out, const struct stoke_report *r)
 {
+    char title[256];
+    struct stoke_report titled = *r;
+    if (!r->title && r->ntabs) {
+        report_title(r->tabs[0].profile, title, sizeof title);
+        titled.title = title;
+    }
+    return writer(out, &titled);
+}
+
+int write_report_file(int format, const struct stoke_report *r, const char *path, char *err,
+                      size_t errlen)
+{
+    stoke_writer *writer = stoke_output_formats[format].write;
     if (!path) {
-        if (job->write(stdout, job) == 0 && fflush(stdout) == 0)
+        if (write_titled(writer, stdout, r) == 0 && fflush(stdout) == 0)
             return 0;
         snprintf(err, errlen, "cannot write to standard output: %s", strerror(errno));
         return -1;
@@ -80,89 +73,14 @@ static int write_job(const struct job *job, const char *path, char *err, size_t 
     struct report_file file;
     if (report_file_open(&file, path, err, errlen))
         return -1;
-    int failed = job->write(file.out, job) != 0 || fflush(file.out) != 0;
+    int failed = write_titled(writer, file.out, r) != 0 || fflush(file.out) != 0;
     return report_file_close(&file, failed, err, errlen);
 }
 
-static int html(FILE *out, const struct job *job)
+int write_profile_file(int format, const struct stoke_profile *p, size_t value_index,
+                       const char *path, char *err, size_t errlen)
 {
-    char title[256];
-    report_title(job->profile, title, sizeof title);
-    return stoke_write_html(out, job->profile, title);
-}
-
-static int html_tabs(FILE *out, const struct job *job)
-{
-    char title[256];
-    if (job->title)
-        snprintf(title, sizeof title, "%s", job->title);
-    else
-        report_title(job->tabs[0].profile, title, sizeof title);
-    return stoke_write_html_report(out, job->tabs, job->ntabs, title, job->note);
-}
-
-static int folded(FILE *out, const struct job *job)
-{
-    return stoke_write_folded(out, job->profile, job->value_index);
-}
-
-static int folded_diffs(FILE *out, const struct job *job)
-{
-    for (size_t i = 0; i < job->nprofiles; i++)
-        if (stoke_write_folded_diff(out, job->profiles[i]))
-            return -1;
-    return 0;
-}
-
-static int pprof(FILE *out, const struct job *job)
-{
-    return stoke_write_pprof(out, job->profile);
-}
-
-static int speedscope(FILE *out, const struct job *job)
-{
-    char title[256];
-    report_title(job->profile, title, sizeof title);
-    return stoke_write_speedscope(out, job->profile, job->value_index, title);
-}
-
-static int cpuprofile(FILE *out, const struct job *job)
-{
-    return stoke_write_cpuprofile(out, job->profile);
-}
-
-int write_html_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen)
-{
-    struct job job = {.write = html, .profile = p};
-    return write_job(&job, path, err, errlen);
-}
-
-int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const char *title,
-                         const struct stoke_html_note *note, const char *path, char *err,
-                         size_t errlen)
-{
-    struct job job = {.write = html_tabs, .tabs = tabs, .ntabs = ntabs, .title = title,
-                      .note = note};
-    return write_job(&job, path, err, errlen);
-}
-
-int write_folded_diff_file(const struct stoke_profile *const *diffs, size_t n, const char *path,
-                           char *err, size_t errlen)
-{
-    struct job job = {.write = folded_diffs, .profiles = diffs, .nprofiles = n};
-    return write_job(&job, path, err, errlen);
-}
-
-int write_format_file(int format, const struct stoke_profile *p, size_t value_index,
-                      const char *path, char *err, size_t errlen)
-{
-    static int (*const writers[])(FILE *, const struct job *) = {
-        [FORMAT_HTML] = html,
-        [FORMAT_FOLDED] = folded,
-        [FORMAT_PPROF] = pprof,
-        [FORMAT_SPEEDSCOPE] = speedscope,
-        [FORMAT_CPUPROFILE] = cpuprofile,
-    };
-    struct job job = {.write = writers[format], .profile = p, .value_index = value_index};
-    return write_job(&job, path, err, errlen);
+    struct stoke_report_tab tab;
+    const struct stoke_report report = stoke_report_of(p, value_index, &tab);
+    return write_report_file(format, &report, path, err, errlen);
 }

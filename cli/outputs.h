@@ -1,16 +1,13 @@
 /*
- * outputs.h - writes a profile to the report files a user asked for.
+ * outputs.h - writes a report into the file a user asked for, in any
+ * format of output/'s registry.
  */
 #ifndef STOKE_CLI_OUTPUTS_H
 #define STOKE_CLI_OUTPUTS_H
 
 #include <stddef.h>
 
-#include "html.h"
-#include "output_format.h"
-#include "profile.h"
-
-#define REPORT_FILE_NAME "flamegraph.html"
+#include "registry.h"
 
 #define DIFF_FILE_NAME "diff.html"
 
@@ -18,26 +15,15 @@
  * a directory, beside it when it is a file. */
 void report_path_for(const char *input, const char *name, char *path, size_t len);
 
-/* Each writes to path and returns 0, or -1 with err set (a file that could
- * not be written whole is removed). */
+/* Writes r in format (enum stoke_output) to path, or to standard output
+ * when path is NULL; a report without a title is named after the first
+ * tab's processes. Returns 0, or -1 with err set (a file that could not be
+ * written whole is removed). */
+int write_report_file(int format, const struct stoke_report *r, const char *path, char *err,
+                      size_t errlen);
 
-/* The HTML flame graph of one profile. */
-int write_html_file(const struct stoke_profile *p, const char *path, char *err, size_t errlen);
-
-/* One HTML report of several profiles, one tab each; title NULL: named
- * after the first tab's processes; note NULL: none. */
-int write_html_tabs_file(const struct stoke_html_tab *tabs, size_t ntabs, const char *title,
-                         const struct stoke_html_note *note, const char *path, char *err,
-                         size_t errlen);
-
-/* Value value_index of p in format (enum output_format); path NULL:
- * standard output. */
-int write_format_file(int format, const struct stoke_profile *p, size_t value_index,
-                      const char *path, char *err, size_t errlen);
-
-/* Differential folded stacks (before and after) of stoke_profile_diffs
- * diffs[0..n), one after the other; path NULL: standard output. */
-int write_folded_diff_file(const struct stoke_profile *const *diffs, size_t n, const char *path,
-                           char *err, size_t errlen);
+/* The same for value value_index of p alone (stoke_report_of). */
+int write_profile_file(int format, const struct stoke_profile *p, size_t value_index,
+                       const char *path, char *err, size_t errlen);
 
 #endif

@@ -16,14 +16,14 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "diff.h"
 #include "diff_summary.h"
 #include "heap_summary.h"
 #include "js_heap_diff.h"
-#include "js_heap_profile.h"
+#include "js_heap_load.h"
 #include "js_heap_terminal.h"
 #include "measure.h"
 #include "outputs.h"
+#include "profile_diff.h"
 #include "stoke_format.h"
 
 #define LARGEST_STACKS_SHOWN 5
@@ -199,27 +199,28 @@ static void name_snapshot_tab(const struct profiles *p, const struct heap_view *
                  trigger_name(info->heap.trigger));
 }
 
-static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke_html_note *note,
+static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke_report_note *note,
                       const char *path, char *err, size_t errlen)
 {
-    struct stoke_html_tab *tabs = stoke_xmalloc(ntabs * sizeof *tabs);
+    struct stoke_report_tab *tabs = stoke_xmalloc(ntabs * sizeof *tabs);
     char (*names)[TAB_NAME_MAX] = stoke_xmalloc(ntabs * sizeof *names);
     size_t n = 0;
     if (p->cpu_merged)
-        tabs[n++] = (struct stoke_html_tab){"CPU", p->cpu_merged, 0};
+        tabs[n++] = (struct stoke_report_tab){"CPU", p->cpu_merged, 0};
     if (p->cpu)
-        tabs[n++] = (struct stoke_html_tab){p->cpu_merged ? "CPU by process" : "CPU", p->cpu, 0};
+        tabs[n++] = (struct stoke_report_tab){p->cpu_merged ? "CPU by process" : "CPU", p->cpu, 0};
     if (p->grew_native)
-        tabs[n++] = (struct stoke_html_tab){
+        tabs[n++] = (struct stoke_report_tab){
             p->has_js ? "native heap: grew during the load" : "heap: grew during the load",
             p->grew_native, 1};
     if (p->grew_js)
-        tabs[n++] = (struct stoke_html_tab){"JS heap: grew during the load", p->grew_js, 1};
+        tabs[n++] = (struct stoke_report_tab){"JS heap: grew during the load", p->grew_js, 1};
     for (size_t i = 0; i < p->nheap; i++, n++) {
         name_snapshot_tab(p, &p->heap[i], names[n], TAB_NAME_MAX);
-        tabs[n] = (struct stoke_html_tab){names[n], p->heap[i].profile, 0};
+        tabs[n] = (struct stoke_report_tab){names[n], p->heap[i].profile, 0};
     }
-    int rc = write_html_tabs_file(tabs, ntabs, NULL, note, path, err, errlen);
+    const struct stoke_report report = {.tabs = tabs, .ntabs = ntabs, .note = note};
+    int rc = write_report_file(STOKE_OUTPUT_HTML, &report, path, err, errlen);
     free(tabs);
     free(names);
     return rc;
@@ -230,9 +231,9 @@ static int write_report(const struct profiles *p, const char *load_output, const
     char err[PATH_MAX + 256];
     size_t ntabs = (p->cpu != NULL) + (p->cpu_merged != NULL) + (p->grew_native != NULL) +
                    (p->grew_js != NULL) + p->nheap;
-    const struct stoke_html_note note = {"Load command output", load_output};
+    const struct stoke_report_note note = {"Load command output", load_output};
     int rc = ntabs == 1 && !load_output && !p->nheap
-                 ? write_html_file(p->cpu, path, err, sizeof err)
+                 ? write_profile_file(STOKE_OUTPUT_HTML, p->cpu, 0, path, err, sizeof err)
                  : write_tabs(p, ntabs, load_output ? &note : NULL, path, err, sizeof err);
     if (rc)
         fprintf(stderr, "stoke: %s\n", err);

@@ -5,9 +5,9 @@
 #ifndef STOKE_CLI_RECORDING_REPORT_H
 #define STOKE_CLI_RECORDING_REPORT_H
 
-#include "load.h"
 #include "load_snapshots.h"
 #include "summary.h"
+#include "trace_load.h"
 #include "traces.h"
 
 /* Writes the report of the traces r to html_path: one flame graph, or,

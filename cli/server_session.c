@@ -42,7 +42,7 @@ struct session {
     int server_alive;      /* the server or a process it started still runs */
     unsigned port;
     pid_t port_pid;
-    struct load_command load;
+    struct load_tool load;
     int load_running;      /* 1 until the load command is reaped */
     int load_status;
     int interrupts;
@@ -123,7 +123,7 @@ static void wait_events(struct session *s, uint64_t deadline_ms)
     if (fds[1].revents)
         s->port = port_channel_receive(&s->channel, &s->port_pid);
     if (fds[2].revents)
-        load_command_pump(&s->load);
+        load_tool_pump(&s->load);
 }
 
 /* --- stopping ------------------------------------------------------------- */
@@ -194,7 +194,7 @@ static void stop_everything(struct session *s)
 {
     if (s->load.pid > 0 && !load_group_gone(s))
         stop_gently(s, "load command", load_group_gone, signal_load);
-    load_command_pump(&s->load);
+    load_tool_pump(&s->load);
     if (!server_gone(s))
         stop_gently(s, "server", server_gone, signal_server);
 }
@@ -239,7 +239,7 @@ static void run_load(struct session *s, int *status)
 {
     char *command = expand_port(s->plan->load, s->port);
     fprintf(stderr, "stoke: running the load: %s\n", command);
-    if (load_command_start(&s->load, command, &s->original_mask)) {
+    if (load_tool_start(&s->load, command, &s->original_mask)) {
         fprintf(stderr, "stoke: cannot start the load command: %s\n", strerror(errno));
         free(command);
         *status = EXIT_RUNTIME_FAILURE;
@@ -249,7 +249,7 @@ static void run_load(struct session *s, int *status)
     s->load_running = 1;
     while (s->load_running && s->server_alive && !s->interrupts && !duration_over(s))
         wait_events(s, now_ms() + 1000);
-    load_command_pump(&s->load);
+    load_tool_pump(&s->load);
     if (!s->load_running && s->load_status != 0 && s->server_alive)
         wait_until(s, server_gone, CRASH_GRACE_MS); /* the tool may have seen it first */
     char how[96];
@@ -363,7 +363,7 @@ static void finish(struct session *s, int status, struct session_result *result)
         .snapshots = s->snapshots,
     };
     s->load.output = (struct load_output){0};
-    load_command_free(&s->load);
+    load_tool_free(&s->load);
 }
 
 int run_server_session(const struct session_plan *plan, struct launch_plan *launch_plan,

@@ -14,8 +14,8 @@
 #include <stdint.h>
 
 #include "launch.h"
-#include "load_command.h"
 #include "load_snapshots.h"
+#include "load_tool.h"
 
 struct session_plan {
     const char *load;         /* -P COMMAND; NULL: none */

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "load.h"
 #include "profile.h"
+#include "trace_load.h"
 #include "traces.h"
 
 struct text_profile {

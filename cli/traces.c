@@ -1,9 +1,9 @@
 /*
  * traces.c - the trace files of a path: knows the names the agent gives
  * them, finds them (all of a directory, or those a recording made), tells
- * CPU traces from heap snapshots by their records (symbolizer's peek),
+ * CPU traces from heap snapshots by their records (read/peek.h),
  * pairs each native snapshot with its JavaScript half by name, and loads
- * them through the symbolizer's loaders, CPU traces into one profile and
+ * them through read/'s loaders, CPU traces into one profile and
  * snapshots into profiles of their own. Never parses traces itself and
  * never writes anything but stderr warnings.
  */
@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 
 #include "alloc.h"
-#include "js_heap.h"
-#include "js_heap_profile.h"
+#include "js_heap_load.h"
+#include "js_heap_read.h"
 #include "stoke_format.h"
 
 #define TRACE_SUFFIX ".stoke"

@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "load.h"
 #include "output_files.h"
 #include "peek.h"
 #include "profile.h"
+#include "trace_load.h"
 
 /* 1 if a file name is a trace's (ends in ".stoke"). */
 int is_trace_name(const char *name);

@@ -1,5 +1,5 @@
-# sanitize.cmake - STOKE_SANITIZE=ON builds the offline side of stoke (symbolizer/, viewer/,
-# formats/, cli/) and the tests' own programs with AddressSanitizer and
+# sanitize.cmake - STOKE_SANITIZE=ON builds the offline side of stoke (common/, model/, name/,
+# read/, output/, cli/) and the tests' own programs with AddressSanitizer and
 # UndefinedBehaviorSanitizer; any undefined behaviour aborts (-fno-sanitize-recover), so a test
 # that meets it fails.
 #
@@ -13,7 +13,7 @@ set(STOKE_SANITIZE_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=unde
     -fno-omit-frame-pointer)
 
 # stoke_sanitize(TARGET... [PUBLIC]): builds the targets with the sanitizers when STOKE_SANITIZE
-# is on. PUBLIC also sanitizes everything that links them (used for stoke_symbolizer, which every
+# is on. PUBLIC also sanitizes everything that links them (used for stoke_common, which every
 # offline program links).
 function(stoke_sanitize)
   if(NOT STOKE_SANITIZE)

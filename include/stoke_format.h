@@ -1,6 +1,6 @@
 /*
  * stoke_format.h - the trace file format: the one contract between the agent
- * (profiler/) and everything offline (symbolizer/, cli/).
+ * (profiler/) and everything offline (read/, cli/).
  *
  * This header owns the record layout and the integer encoding. It must never
  * grow logic beyond encoding/decoding of single fields: both sides include it,

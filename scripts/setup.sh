@@ -53,7 +53,7 @@ npm_install examples/node "the Node.js example's packages and autocannon"
 # The browser tests drive Debian's chromium with playwright-core (no browser
 # download; pinned to a release that runs on Debian 12's Node.js 18 as well as
 # on newer ones); bench/viewer_bench.mjs compares the report with d3-flame-graph.
-npm_install viewer "playwright-core and d3-flame-graph"
+npm_install tests/viewer "playwright-core and d3-flame-graph"
 # The format tests read stoke's files with speedscope's schema and a pprof
 # decoder from npm (tests/formats/package.json).
 npm_install tests/formats "the format tests' readers"

@@ -8,7 +8,7 @@
 //   node open_in_speedscope.mjs FILE...
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launchBrowser } from '../../viewer/tests/browser.mjs';
+import { launchBrowser } from '../viewer/browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const app = path.join(here, 'node_modules', 'speedscope', 'dist', 'release', 'index.html');

@@ -4,160 +4,25 @@ tools: pprof by protoc (against pprof's own profile.proto), go tool pprof and
 the pprof-format npm package; speedscope by its published JSON schema and
 its own viewer; .cpuprofile rebuilt into stacks, and opened by speedscope's
 viewer (which imports Chrome's format). Every file must tell the same totals and
-stacks as `stoke report --folded` of the same trace. Also `stoke merge`
-(the sum of its inputs, builds kept apart), `stoke push` against a local
-HTTP server on 127.0.0.1 that checks the request as Pyroscope's ingest API
-documents it, and the errors of bad input.
+stacks as `stoke report --folded` of the same trace. Also the errors of bad
+input.
 
-Traces: tests/tools/make_trace's (known stacks of sym_target with an inlined
-function; heap snapshots named by a perf map) and a real recording of the
-cpu_burn example.
-
-usage: test_formats.py CASE   (environment: see tests/formats/CMakeLists.txt;
-tests/e2e/e2e_support.py runs the case)
+usage: test_formats.py CASE   (environment: see tests/CMakeLists.txt,
+offline_driver_tests; formats_support.py has the inputs and readers)
 """
 import collections
-import email.parser
-import gzip
-import http.server
 import json
 import os
 import re
-import shutil
-import socket
 import sys
-import threading
-import urllib.parse
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-from e2e_support import (STOKE, describe, expect, fresh_dir, main,  # noqa: E402
-                         report_folded, run)
+from e2e_support import describe, expect, run
+from formats_support import (
+    MAKE_TRACE, PERIOD_NS, SYM_TARGET, cpu_burn_recording, expect_fails,
+    expect_pprof_matches_folded, folded, heap_snapshots, number, protoc_decode, run_cases,
+    self_and_total, stoke_ok, string, sym_trace, value_types)
 
-MAKE_TRACE = os.environ["FMT_MAKE_TRACE"]
-SYM_TARGET = os.environ["FMT_SYM_TARGET"]
-CPU_BURN = os.environ["FMT_CPU_BURN"]
-PROTO = os.environ["FMT_PROFILE_PROTO"]
 CHECKER_DIR = os.environ["FMT_CHECKER_DIR"]
-PERIOD_NS = 1003009  # make_trace's period
-START_S = 1700000000  # make_trace's start time
-
-
-def stoke_ok(*args, cwd=None):
-    r = run([STOKE, *args], cwd=cwd)
-    expect(r.returncode == 0, "stoke failed", describe(r))
-    return r
-
-
-# --- inputs -----------------------------------------------------------------
-
-def sym_trace(work, name="sym.stoke", exe=None, kind="valid"):
-    """make_trace's trace of kind (valid: with samples) of sym_target (or of
-    exe, a copy of it)."""
-    info = run([SYM_TARGET]).stdout.decode()
-    if exe:
-        info = re.sub(r"^exe .*$", f"exe {exe}", info, flags=re.M)
-    info_path = os.path.join(work, name + ".info")
-    with open(info_path, "w") as f:
-        f.write(info)
-    path = os.path.join(work, name)
-    r = run([MAKE_TRACE, kind, path, info_path])
-    expect(r.returncode == 0, "make_trace failed", describe(r))
-    return path
-
-
-def heap_snapshots(work):
-    d = os.path.join(work, "heap")
-    os.makedirs(d, exist_ok=True)
-    names = ["main", "run", "leak_a", "churn_b", "keep_c", "late_d", "early_e"]
-    with open(os.path.join(d, "perf-4242.map"), "w") as f:
-        for i, name in enumerate(names):
-            f.write(f"{0x7f0000010000 + 0x100 * i:x} 100 {name}\n")
-    for seq, trigger in ((1, "signal"), (2, "exit")):
-        r = run([MAKE_TRACE, "heap", os.path.join(d, f"demo.4242.heap.{seq}.2024-{seq}.stoke"),
-                 str(seq), trigger])
-        expect(r.returncode == 0, "make_trace heap failed", describe(r))
-    return d
-
-
-def cpu_burn_recording(work, name="rec", threads="1"):
-    out = os.path.join(work, name)
-    r = run([STOKE, "record", "-o", out, "--collect-only", "--", CPU_BURN, "1", threads])
-    expect(r.returncode == 0, "stoke record failed", describe(r))
-    return out
-
-
-def folded(path, *options):
-    """{stack tuple: value} of stoke report --folded."""
-    return report_folded(path, options)[0].stacks
-
-
-def self_and_total(stacks):
-    """Per function (process roots left out): self and total values."""
-    self_v, total_v = collections.Counter(), collections.Counter()
-    for stack, value in stacks.items():
-        code = stack[1:]
-        if not code:
-            continue
-        self_v[code[-1]] += value
-        for name in set(code):
-            total_v[name] += value
-    return self_v, total_v
-
-
-# --- readers ----------------------------------------------------------------
-
-def protoc_decode(pb_gz):
-    with open(pb_gz, "rb") as f:
-        raw = gzip.decompress(f.read())
-    r = run(["protoc", "--decode=perftools.profiles.Profile",
-             f"--proto_path={os.path.dirname(PROTO)}", PROTO], input=raw)
-    expect(r.returncode == 0, f"protoc cannot decode {pb_gz}", describe(r))
-    return parse_text_format(r.stdout.decode())
-
-
-def parse_text_format(text):
-    """protobuf text format -> {field: [values or dicts]}."""
-    root, stack = collections.defaultdict(list), []
-    node = root
-    for line in text.splitlines():
-        line = line.strip()
-        if line.endswith("{"):
-            child = collections.defaultdict(list)
-            node[line[:-1].strip()].append(child)
-            stack.append(node)
-            node = child
-        elif line == "}":
-            node = stack.pop()
-        elif line:
-            key, value = line.split(":", 1)
-            value = value.strip()
-            node[key].append(json.loads(value) if value.startswith('"') else value)
-    return root
-
-
-def go_env(work):
-    env = dict(os.environ)
-    env.update(GOCACHE=os.path.join(work, "gocache"), GOPATH=os.path.join(work, "gopath"),
-               GOFLAGS="-mod=mod", GOPROXY="off", HOME=work, PPROF_TMPDIR=work,
-               PPROF_BINARY_PATH=work)
-    return env
-
-
-def go_pprof_top(work, pb_gz, sample_index):
-    """{function: (flat, cum)} and the total, from go tool pprof -top."""
-    in_bytes = ["-unit=byte"] if sample_index.endswith("_space") else []  # not kB, MB
-    r = run(["go", "tool", "pprof", "-top", "-symbolize=none", "-nodefraction=0", *in_bytes,
-             "-nodecount=100000", f"-sample_index={sample_index}", pb_gz], env=go_env(work))
-    expect(r.returncode == 0, "go tool pprof failed", describe(r))
-    out = r.stdout.decode()
-    total = re.search(r"of (\d+)B? total", out)
-    expect(total, "go tool pprof printed no total", out)
-    rows = {}
-    for line in out.splitlines():
-        m = re.match(r"\s*(\d+)B?\s+\S+%\s+\S+%\s+(\d+)B?\s+\S+%\s+(.*)$", line)
-        if m:
-            rows[m.group(3).removesuffix(" (inline)")] = (int(m.group(1)), int(m.group(2)))
-    return rows, int(total.group(1))
 
 
 def node_check(kind, path):
@@ -185,43 +50,6 @@ def expect_opens_in_speedscope(path, title, work):
            f"speedscope's viewer does not open {path}", str(opened))
     expect(opened["control.stoke"][1], "speedscope's viewer refuses a .stoke trace",
            str(opened))
-
-
-def strings_of(decoded):
-    return decoded["string_table"]
-
-
-def number(message, key):
-    """A number field of a decoded message (text format leaves out zeros)."""
-    return int(message.get(key, ["0"])[0])
-
-
-def string(decoded, message, key):
-    return strings_of(decoded)[number(message, key)]
-
-
-def value_types(decoded, field="sample_type"):
-    return [f"{string(decoded, t, 'type')}/{string(decoded, t, 'unit')}"
-            for t in decoded[field]]
-
-
-# --- cases ------------------------------------------------------------------
-
-def expect_pprof_matches_folded(work, pb_gz, stacks, sample_index="samples"):
-    """go tool pprof -top: same functions, self, total and grand total."""
-    rows, total = go_pprof_top(work, pb_gz, sample_index)
-    self_v, total_v = self_and_total(stacks)
-    expect(total == sum(stacks.values()), "go tool pprof's total is not stoke's",
-           f"pprof {total}, stoke {sum(stacks.values())}")
-    hottest = [name for name, _ in self_v.most_common(5)]
-    for name in total_v:
-        expect(name in rows, f"go tool pprof lacks {name}", str(rows))
-        expect(rows[name] == (self_v[name], total_v[name]),
-               f"{name}: go tool pprof's flat/cum differ from stoke's self/total",
-               f"pprof {rows[name]}, stoke {(self_v[name], total_v[name])}")
-    pprof_hottest = sorted(rows, key=lambda n: -rows[n][0])[:len(hottest)]
-    expect({rows[n][0] for n in pprof_hottest} == {self_v[n] for n in hottest},
-           "the hottest functions differ", f"{pprof_hottest} vs {hottest}")
 
 
 def case_pprof_cpu(work):
@@ -371,153 +199,6 @@ def case_cpuprofile(work):
            "frames link to their source file", str(urls))
 
 
-def flip_build_id(work):
-    """A copy of sym_target whose build-id differs by one byte."""
-    copy = os.path.join(work, "sym_target")
-    shutil.copy(SYM_TARGET, copy)
-    notes = run(["readelf", "-n", SYM_TARGET]).stdout.decode()
-    build_id = bytes.fromhex(re.search(r"Build ID: ([0-9a-f]+)", notes).group(1))
-    data = bytearray(open(copy, "rb").read())
-    at = data.find(build_id)
-    data[at] ^= 0xff
-    open(copy, "wb").write(data)
-    return copy
-
-
-def case_merge(work):
-    a, b = cpu_burn_recording(work, "a"), cpu_burn_recording(work, "b", threads="2")
-    merged = os.path.join(work, "merged.folded")
-    stoke_ok("merge", a, b, "-o", merged)
-    got = collections.Counter()
-    for line in open(merged).read().splitlines():
-        stack, value = line.rsplit(" ", 1)
-        got[tuple(stack.split(";"))] += int(value)
-    expect(got == folded(a) + folded(b), "merge is the sum of its inputs' folded stacks")
-    stoke_ok("merge", a, b, "-o", os.path.join(work, "merged.html"))
-    expect(os.path.getsize(os.path.join(work, "merged.html")) > 1000, "merge writes HTML")
-    pb = os.path.join(work, "merged.pb.gz")
-    stoke_ok("merge", a, b, "-o", pb)
-    expect_pprof_matches_folded(work, pb, folded(a) + folded(b))
-
-    one = sym_trace(work, "one.stoke")
-    other = sym_trace(work, "other.stoke", exe=flip_build_id(work))
-    r = stoke_ok("merge", one, other, "--format", "pprof", "-o", pb)
-    expect(b"build-id differs" not in r.stderr, "each trace is symbolized by its own binary",
-           describe(r))
-    d = protoc_decode(pb)
-    ids = {string(d, m, "build_id") for m in d["mapping"]
-           if string(d, m, "filename") == "sym_target"}
-    expect(len(ids) == 2, "two builds of sym_target are two mappings, kept apart", str(ids))
-    stacks = folded(one) + folded(other)
-    expect_pprof_matches_folded(work, pb, stacks)
-
-
-class Ingest(http.server.BaseHTTPRequestHandler):
-    """Records each request; answers as the server's mode says."""
-    requests = []
-    mode = "ok"
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        Ingest.requests.append((self.command, self.path, dict(self.headers), body))
-        if Ingest.mode == "hang":
-            threading.Event().wait(3)
-            return
-        status, text = {"ok": (200, b"ok"), "bad": (400, b"invalid profile: bad name\n"),
-                        "down": (503, b"ingester unavailable")}[Ingest.mode]
-        self.send_response(status)
-        self.send_header("Content-Length", str(len(text)))
-        self.end_headers()
-        self.wfile.write(text)
-
-    def log_message(self, *args):
-        pass
-
-
-def serve():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Ingest)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-def profile_part(headers, body):
-    msg = email.parser.BytesParser().parsebytes(
-        f"Content-Type: {headers['Content-Type']}\r\n\r\n".encode() + body)
-    for part in msg.get_payload():
-        if part.get_param("name", header="content-disposition") == "profile":
-            return part.get_payload(decode=True)
-    return None
-
-
-def without_proxies():
-    """The environment without proxy settings, which libcurl would follow
-    even to 127.0.0.1."""
-    return {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
-
-
-def case_push(work):
-    trace = sym_trace(work)
-    env = without_proxies()
-    server = serve()
-    port = server.server_address[1]
-    url = f"http://stoke-user:s3cret-pw@127.0.0.1:{port}"
-    r = run([STOKE, "push", "--url", url, "--name", "myapp", "--label", "host=web-1",
-             "--label", "region=eu", trace], env=env)
-    expect(r.returncode == 0, "push to a server that answers 200", describe(r))
-    expect(b"HTTP 200" in r.stderr, "push reports the server's answer", describe(r))
-    method, path, headers, body = Ingest.requests[-1]
-    parsed = urllib.parse.urlsplit(path)
-    query = urllib.parse.parse_qs(parsed.query)
-    expect(method == "POST" and parsed.path == "/ingest", "POST /ingest", path)
-    expect(query["name"] == ["myapp{host=web-1,region=eu}"], "name=APP{labels}", str(query))
-    expect(query["from"] == [str(START_S)] and int(query["until"][0]) > START_S,
-           "from and until are the trace's", str(query))
-    expect(query["format"] == ["pprof"] and query["sampleRate"] == ["997"] and
-           query["spyName"] == ["stoke"], "format, sampleRate, spyName", str(query))
-    expect(headers["Content-Type"].startswith("multipart/form-data; boundary="),
-           "the profile goes as multipart/form-data", headers["Content-Type"])
-    expect(headers.get("Authorization", "").startswith("Basic "),
-           "user:password@ becomes basic authentication")
-    profile = profile_part(headers, body)
-    expect(profile, "a form file field named profile")
-    open(os.path.join(work, "pushed.pb.gz"), "wb").write(profile)
-    expect_pprof_matches_folded(work, os.path.join(work, "pushed.pb.gz"), folded(trace))
-
-    outputs = [r.stdout + r.stderr]
-    for mode, want in (("bad", b"HTTP 400: invalid profile: bad name"),
-                       ("down", b"HTTP 503: ingester unavailable"),
-                       ("hang", b"no answer from")):
-        Ingest.mode = mode
-        r = run([STOKE, "push", "--url", url, "--name", "myapp", "--timeout", "1", trace], env=env)
-        outputs.append(r.stdout + r.stderr)
-        expect(r.returncode == 1 and want in r.stderr, f"a {mode} server: exit 1, clear error",
-               describe(r))
-    server.shutdown()
-    with socket.socket() as s:  # a port nothing listens on
-        s.bind(("127.0.0.1", 0))
-        closed = s.getsockname()[1]
-    r = run([STOKE, "push", "--url", f"http://stoke-user:s3cret-pw@127.0.0.1:{closed}",
-             "--name", "myapp", trace], env=env)
-    outputs.append(r.stdout + r.stderr)
-    expect(r.returncode == 1 and b"cannot connect to http://127.0.0.1:" in r.stderr,
-           "a refused connection: exit 1, clear error", describe(r))
-    r = run([STOKE, "push", "--url", "ftp://stoke-user:s3cret-pw@host/", "--name", "a", trace], env=env)
-    outputs.append(r.stdout + r.stderr)
-    expect(r.returncode == 2, "a URL that is not http(s) is a usage error", describe(r))
-    for out in outputs:
-        expect(b"s3cret-pw" not in out and b"stoke-user" not in out,
-               "push never prints the URL's credentials", out.decode(errors="replace"))
-
-
-def expect_fails(args, status, *phrases, cwd=None):
-    r = run([STOKE, *args], cwd=cwd)
-    expect(r.returncode == status, f"stoke {' '.join(args)} exits {status}", describe(r))
-    for phrase in phrases:
-        expect(phrase.encode() in r.stderr, f"its message says {phrase!r}", describe(r))
-    expect(b"Segmentation" not in r.stderr and r.returncode >= 0, "no crash", describe(r))
-
-
 def case_bad_input(work):
     trace = sym_trace(work)
     expect_fails(["report", trace, "--format", "svg"], 2, "unknown format 'svg'",
@@ -538,26 +219,7 @@ def case_bad_input(work):
     expect_fails(["report", huge, "--format", "cpuprofile", "-o",
                   os.path.join(work, "huge.cpuprofile")], 1, "11000000",
                  "--format pprof or speedscope")
-    expect_fails(["merge"], 2, "give the traces to merge")
-    expect_fails(["merge", os.path.join(work, "missing.stoke"), "-o", "m.pb.gz"], 1,
-                 "missing.stoke", cwd=work)
-    expect_fails(["push", "--name", "a", trace], 2, "--url")
-    expect_fails(["push", "--url", "http://127.0.0.1:9", trace], 2, "--name")
-    expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a", "--label", "novalue",
-                  trace], 2, "--label 'novalue'")
-    expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a{b}", trace], 2, "--name")
-    expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a", "--timeout", "0",
-                  trace], 2, "--timeout")
-    expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a", empty], 1,
-                 "holds no samples")
-
-
-def case(fn):
-    """The case as e2e_support's main runs it: in a fresh directory."""
-    name = fn.__name__[len("case_"):]
-    return name, lambda: fn(fresh_dir(name))
 
 
 if __name__ == "__main__":
-    sys.exit(main(dict(case(fn) for name, fn in list(globals().items())
-                       if name.startswith("case_"))))
+    sys.exit(run_cases(globals()))

@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "fuzz_file.h"
-#include "js_heap.h"
 #include "js_heap_analysis.h"
 #include "js_heap_diff.h"
 #include "js_heap_profile.h"
+#include "js_heap_read.h"
 #include "js_heap_summary.h"
 #include "load_and_write.h"
 

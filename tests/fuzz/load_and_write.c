@@ -5,15 +5,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include "cpuprofile.h"
-#include "diff.h"
-#include "folded.h"
-#include "html.h"
-#include "load.h"
 #include "peek.h"
-#include "pprof.h"
 #include "profile.h"
-#include "speedscope.h"
+#include "profile_diff.h"
+#include "registry.h"
+#include "trace_load.h"
 
 #define FUZZ_CPUPROFILE_SAMPLES 1000000
 
@@ -30,24 +26,31 @@ static FILE *sink(void)
 static void write_differential(const struct stoke_profile *p)
 {
     struct stoke_profile *diff = stoke_profile_diff(p, p, 0);
-    struct stoke_html_tab tabs[] = {{"profile", p, 0}, {"diff", diff, 1}};
-    stoke_write_folded_diff(sink(), diff);
-    stoke_write_html_tabs(sink(), tabs, 2, "fuzz");
+    const struct stoke_report_tab tabs[] = {{"profile", p, 0}, {"diff", diff, 1}};
+    const struct stoke_report r = {.tabs = tabs, .ntabs = 2, .title = "fuzz"};
+    stoke_output_formats[STOKE_OUTPUT_FOLDED].write(sink(), &r);
+    stoke_output_formats[STOKE_OUTPUT_HTML].write(sink(), &r);
     stoke_profile_free(diff);
+}
+
+/* One entry per sample by the .cpuprofile's design: only small profiles,
+ * so every input stays quick (the writer refuses more than its maximum). */
+static int worth_writing(int format, const struct stoke_profile *p)
+{
+    return format != STOKE_OUTPUT_CPUPROFILE ||
+           stoke_profile_total(p, 0) <= FUZZ_CPUPROFILE_SAMPLES;
 }
 
 void write_every_format(const struct stoke_profile *p)
 {
+    struct stoke_report_tab tab;
     for (size_t i = 0; i < p->nvalues; i++) {
-        stoke_write_folded(sink(), p, i);
-        stoke_write_speedscope(sink(), p, i, "fuzz");
+        struct stoke_report r = stoke_report_of(p, i, &tab);
+        r.title = "fuzz";
+        for (int format = 0; format < STOKE_NOUTPUTS; format++)
+            if (worth_writing(format, p))
+                stoke_output_formats[format].write(sink(), &r);
     }
-    stoke_write_html(sink(), p, "fuzz");
-    stoke_write_pprof(sink(), p);
-    /* one entry per sample by the format's design: only small profiles, so
-     * every input stays quick (the writer refuses more than its maximum) */
-    if (stoke_profile_total(p, 0) <= FUZZ_CPUPROFILE_SAMPLES)
-        stoke_write_cpuprofile(sink(), p);
     write_differential(p);
 }
 

@@ -1,9 +1,10 @@
 /*
  * load_and_write.h - what `stoke report` does with a trace file, for the
  * trace fuzzers: tells its kind, loads it (with and without thread frames)
- * and writes the profile in every output format (folded, differential
- * folded, HTML, pprof, speedscope, .cpuprofile) to /dev/null, so names and
- * values from a hostile trace pass through every writer.
+ * and writes the profile in every output format of the registry, each of
+ * its values, and as a differential profile beside itself (folded and
+ * HTML), to /dev/null, so names and values from a hostile trace pass
+ * through every writer.
  *
  * Never: checks what the writers wrote (the sanitizers check how).
  */

@@ -1,5 +1,5 @@
 /*
- * test_heap_model.c - unit test of the offline heap side (symbolizer/):
+ * test_heap_model.c - unit test of the offline heap side (read/, model/):
  * loading heap snapshots that tests/tools/make_trace writes (the four heap
  * values exactly, the HEAP record in the process summary, every frame of an
  * allocation stack symbolized as a return address), the peek at a file's
@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "diff.h"
-#include "folded.h"
-#include "load.h"
+#include "folded_text.h"
 #include "peek.h"
+#include "profile_diff.h"
 #include "scratch.h"
 #include "stoke_format.h"
+#include "trace_load.h"
 
 #define MiB (1024 * 1024)
 
@@ -41,20 +41,6 @@ static void make(const char *kind, const char *name, const char *extra, char *pa
     scratch_path(path, len, name);
     snprintf(cmd, sizeof cmd, "'%s' %s '%s' %s", MAKE_TRACE, kind, path, extra);
     free(run_capture(cmd));
-}
-
-/* Folded text of value v of p (malloc'ed). */
-static char *folded_text(const struct stoke_profile *p, size_t v, int diff)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (diff)
-        stoke_write_folded_diff(f, p);
-    else
-        stoke_write_folded(f, p, v);
-    fclose(f);
-    return text;
 }
 
 static struct stoke_profile *load_one(const char *path)

@@ -27,10 +27,11 @@
 #include <string.h>
 
 #include "folded.h"
-#include "js_heap.h"
 #include "js_heap_analysis.h"
 #include "js_heap_diff.h"
+#include "js_heap_load.h"
 #include "js_heap_profile.h"
+#include "js_heap_read.h"
 #include "js_heap_summary.h"
 #include "pprof.h"
 
@@ -121,9 +122,11 @@ static int folded(const char *path)
 {
     char err[512];
     struct stoke_profile *p = stoke_profile_new();
+    struct stoke_report_tab tab;
+    const struct stoke_report r = stoke_report_of(p, STOKE_JS_HEAP_SHALLOW_BYTES, &tab);
     int rc = stoke_js_heap_load(p, path, err, sizeof err);
     if (rc == 0)
-        stoke_write_folded(stdout, p, STOKE_JS_HEAP_SHALLOW_BYTES);
+        stoke_write_folded(stdout, &r);
     else
         fprintf(stderr, "%s\n", err);
     stoke_profile_free(p);
@@ -134,11 +137,13 @@ static int pprof(const char *path, const char *out_path)
 {
     char err[512];
     struct stoke_profile *p = stoke_profile_new();
+    struct stoke_report_tab tab;
+    const struct stoke_report r = stoke_report_of(p, 0, &tab);
     int rc = stoke_js_heap_load(p, path, err, sizeof err);
     FILE *out = rc == 0 ? fopen(out_path, "w") : NULL;
     if (rc != 0)
         fprintf(stderr, "%s\n", err);
-    else if (!out || stoke_write_pprof(out, p) != 0)
+    else if (!out || stoke_write_pprof(out, &r) != 0)
         perror(out_path);
     rc = rc || !out || fclose(out) != 0;
     stoke_profile_free(p);

@@ -17,14 +17,15 @@
 #include <string.h>
 
 #include "../unit/check.h"
+#include "../unit/folded_text.h"
 #include "../unit/scratch.h"
-#include "diff.h"
-#include "folded.h"
-#include "js_heap.h"
 #include "js_heap_analysis.h"
 #include "js_heap_diff.h"
+#include "js_heap_load.h"
 #include "js_heap_profile.h"
+#include "js_heap_read.h"
 #include "js_heap_summary.h"
+#include "profile_diff.h"
 #include "snapshot_builder.h"
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
@@ -84,17 +85,6 @@ static int has_class(const struct stoke_js_heap_analysis *a, const char *name)
     return 0;
 }
 
-/* The folded text of value i of p. */
-static char *folded(const struct stoke_profile *p, size_t i)
-{
-    char *text;
-    size_t len;
-    FILE *f = open_memstream(&text, &len);
-    stoke_write_folded(f, p, i);
-    fclose(f);
-    return text;
-}
-
 /* --- a diamond ------------------------------------------------------------------- */
 
 /* root -> (GC roots) -> A; A -> B, A -> C; B -> D, C -> D. D's dominator is
@@ -148,7 +138,7 @@ static void test_diamond(void)
     CHECK(p->kind == STOKE_PROFILE_JS_HEAP && p->nvalues == 2);
     CHECK_STR(p->value_names[0], "js_shallow");
     CHECK_STR(p->value_units[1], "count");
-    char *text = folded(p, STOKE_JS_HEAP_SHALLOW_BYTES);
+    char *text = folded_text(p, STOKE_JS_HEAP_SHALLOW_BYTES, 0);
     CHECK_STR(text, "JS heap;(GC roots);A 10\n"
                     "JS heap;(GC roots);A;B 20\n"
                     "JS heap;(GC roots);A;C 30\n"
@@ -293,7 +283,7 @@ static void test_devtools_rules(void)
 
     struct stoke_profile *p = stoke_profile_new();
     stoke_js_heap_add_to_profile(p, a);
-    char *text = folded(p, STOKE_JS_HEAP_SHALLOW_BYTES);
+    char *text = folded_text(p, STOKE_JS_HEAP_SHALLOW_BYTES, 0);
     /* Item -> Item is one frame; folded text sums the two Items' frames */
     CHECK(strstr(text, "JS heap;global;Item 60\n"));
     CHECK(strstr(text, "JS heap;global;Key;Value 8\n"));
@@ -442,7 +432,7 @@ static void test_long_chain(void)
     check_class(a, "Item", CHAIN, 8ull * CHAIN, 8ull * CHAIN); /* counted once, at the head */
     struct stoke_profile *p = stoke_profile_new();
     stoke_js_heap_add_to_profile(p, a);
-    char *text = folded(p, STOKE_JS_HEAP_SHALLOW_BYTES);
+    char *text = folded_text(p, STOKE_JS_HEAP_SHALLOW_BYTES, 0);
     CHECK_STR(text, "JS heap;(GC roots);Item 8000000\n");
     free(text);
     stoke_profile_free(p);
@@ -528,11 +518,7 @@ static void test_diff(void)
     CHECK(d->classes[2].deleted_bytes == 16 && d->classes[2].count[1] == 0);
 
     struct stoke_profile *diff = stoke_profile_diff(pb, pa, STOKE_JS_HEAP_SHALLOW_BYTES);
-    char *text;
-    size_t len;
-    FILE *f = open_memstream(&text, &len);
-    stoke_write_folded_diff(f, diff);
-    fclose(f);
+    char *text = folded_text(diff, 0, 1);
     CHECK_STR(text, "JS heap;Gone 16 0\nJS heap;Item 16 24\nJS heap;New 0 4\n");
     free(text);
     stoke_profile_free(diff);

@@ -1,5 +1,5 @@
 /*
- * test_load.c - unit test of the loader and symbolizer (load.c,
+ * test_load.c - unit test of the loader and symbolizer (trace_load.c,
  * symbolize.c, debuginfo.c, perfmap.c, vdso.c, demangler.c) on traces that
  * tests/tools/make_trace writes with real addresses of sym_target: function
  * names, an inlined function as its own frame with file:line (also one
@@ -16,9 +16,9 @@
 #include <string.h>
 #include "check.h"
 #include "demangler.h"
-#include "folded.h"
-#include "load.h"
+#include "folded_text.h"
 #include "scratch.h"
+#include "trace_load.h"
 
 struct target {
     char exe[4096], info_path[256];
@@ -125,16 +125,6 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static char *folded(const struct stoke_profile *p)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    stoke_write_folded(out, p, 0);
-    fclose(out);
-    return buf;
-}
-
 /* --- tests ---------------------------------------------------------------- */
 
 static void check_program_stack(const struct stoke_profile *p)
@@ -186,7 +176,7 @@ static void check_other_stacks(const struct stoke_profile *p)
 
 static void check_folded(const struct stoke_profile *p)
 {
-    char *text = folded(p);
+    char *text = folded_text(p, 0, 0);
     CHECK(strstr(text, "demo (4242);main;stoke::test::outer();stoke_test_leaf;"
                        "stoke_test_inlined 7\n") != NULL);
     CHECK(strstr(text, "demo (4242);main;[unknown]+0x7f0000009999;handler:x;"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "folded.h"
+#include "folded_text.h"
 #include "profile.h"
 
 static uint32_t frame(struct stoke_profile *p, const char *name, uint8_t kind)
@@ -69,16 +69,6 @@ static void test_many_stacks(void)
     stoke_profile_free(p);
 }
 
-static char *folded_text(const struct stoke_profile *p)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    CHECK(stoke_write_folded(out, p, 0) == 0);
-    fclose(out);
-    return buf;
-}
-
 static void test_folded(void)
 {
     struct stoke_profile *p = stoke_profile_new();
@@ -90,7 +80,7 @@ static void test_folded(void)
     stoke_profile_add(p, s1, 3, &v);
     stoke_profile_add(p, s2, 2, &w);
     stoke_profile_add(p, s3, 2, &zero);
-    char *text = folded_text(p);
+    char *text = folded_text(p, 0, 0);
     CHECK_STR(text, "app (7);main;std::vector<int>::push_back(int) 3\n"
                     "app (7);odd:name with  breaks 12\n");
     free(text);
@@ -113,7 +103,7 @@ static void test_folded_merges_same_names(void)
     stoke_profile_add(p, s2, 2, &three);
     stoke_profile_add(p, s3, 2, &one);
     CHECK(p->nrows == 3);
-    char *text = folded_text(p);
+    char *text = folded_text(p, 0, 0);
     CHECK_STR(text, "app (7);alpha 1\napp (7);work 5\n");
     free(text);
     stoke_profile_free(p);

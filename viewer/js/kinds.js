@@ -1,5 +1,5 @@
 // kinds.js - what the report knows about kinds of code (enum
-// stoke_frame_kind in symbolizer/profile.h) and V8 tiers (enum
+// stoke_frame_kind in model/profile.h) and V8 tiers (enum
 // stoke_js_tier): their names in the legend and in words, the groups the
 // kind filters hide or keep, which kinds are JavaScript and which are
 // roots, and the text of a tier mix. Colours live in palette.js. Pure data

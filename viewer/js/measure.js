@@ -7,7 +7,7 @@
 // values, nothing for one value or a differential tab (drawn by its
 // "after"). Builds its controls with textContent only.
 
-// The values of a heap profile (symbolizer/profile.h), as the switch names them.
+// The values of a heap profile (model/profile.h), as the switch names them.
 const HEAP_VALUES = {
   live_bytes: { label: 'live bytes', noun: 'live', lifetime: 'live', quantity: 'bytes' },
   live_objects: { label: 'live objects', noun: 'live objects', lifetime: 'live', quantity: 'objects' },

@@ -1,7 +1,7 @@
 // palette.js - the colours of the canvas. Palette is the page's theme
 // (light or dark, following the OS): text, match, hover and merged-block
 // colours, and one hue family per kind of code (enum stoke_frame_kind in
-// symbolizer/profile.h; kinds.js names them). KindColoring colours a tab's
+// model/profile.h; kinds.js names them). KindColoring colours a tab's
 // frames by kind, varied a little per function name so neighbours stay
 // apart; NameColoring by a hash of the name alone (a function keeps its
 // colour everywhere). Never draws a frame itself.

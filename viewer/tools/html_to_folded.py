@@ -18,7 +18,7 @@ sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 from report_data import ReportError, load_report, load_report_data, stacks
 
 # What `stoke report --folded` writes instead of the characters that would
-# break a folded line (symbolizer/folded.c).
+# break a folded line (output/folded.c).
 FOLDED_REPLACEMENTS = str.maketrans({";": ":", "\n": " ", "\r": " ", "\t": " "})
 
 

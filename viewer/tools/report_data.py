@@ -1,6 +1,7 @@
 """report_data.py - reads the profile data embedded in a stoke HTML report
 (the block <script ... id="stoke-data">: a JSON document, layout in
-viewer/report_data.h, deflated and in base64, see viewer/data_block.h): a string pool and a frame table shared by the
+output/html/report_data.h, deflated and in base64, see
+output/html/data_block.h): a string pool and a frame table shared by the
 report's tabs, and per tab its values and call tree. Shared by the report tools; stdlib only.
 """
 import base64

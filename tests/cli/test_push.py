@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""test_push.py - `stoke push` against a local HTTP server (127.0.0.1 only)
+that checks the request as Pyroscope's ingest API documents it: the query,
+the multipart form, basic authentication, the profile (read by go tool
+pprof); each failure of the server or the network an exit 1 with a clear
+message, never the URL's credentials; and the errors of bad input.
+
+usage: test_push.py CASE   (environment: see tests/CMakeLists.txt,
+offline_driver_tests)
+"""
+import email.parser
+import http.server
+import os
+import socket
+import sys
+import threading
+import urllib.parse
+
+from e2e_support import STOKE, describe, expect, run
+from formats_support import (
+    START_S, expect_fails, expect_pprof_matches_folded, folded, run_cases, sym_trace)
+
+
+class Ingest(http.server.BaseHTTPRequestHandler):
+    """Records each request; answers as the server's mode says."""
+    requests = []
+    mode = "ok"
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        Ingest.requests.append((self.command, self.path, dict(self.headers), body))
+        if Ingest.mode == "hang":
+            threading.Event().wait(3)
+            return
+        status, text = {"ok": (200, b"ok"), "bad": (400, b"invalid profile: bad name\n"),
+                        "down": (503, b"ingester unavailable")}[Ingest.mode]
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(text)))
+        self.end_headers()
+        self.wfile.write(text)
+
+    def log_message(self, *args):
+        pass
+
+
+def serve():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Ingest)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def profile_part(headers, body):
+    msg = email.parser.BytesParser().parsebytes(
+        f"Content-Type: {headers['Content-Type']}\r\n\r\n".encode() + body)
+    for part in msg.get_payload():
+        if part.get_param("name", header="content-disposition") == "profile":
+            return part.get_payload(decode=True)
+    return None
+
+
+def without_proxies():
+    """The environment without proxy settings, which libcurl would follow
+    even to 127.0.0.1."""
+    return {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+
+
+def case_push(work):
+    trace = sym_trace(work)
+    env = without_proxies()
+    server = serve()
+    port = server.server_address[1]
+    url = f"http://stoke-user:s3cret-pw@127.0.0.1:{port}"
+    r = run([STOKE, "push", "--url", url, "--name", "myapp", "--label", "host=web-1",
+             "--label", "region=eu", trace], env=env)
+    expect(r.returncode == 0, "push to a server that answers 200", describe(r))
+    expect(b"HTTP 200" in r.stderr, "push reports the server's answer", describe(r))
+    method, path, headers, body = Ingest.requests[-1]
+    parsed = urllib.parse.urlsplit(path)
+    query = urllib.parse.parse_qs(parsed.query)
+    expect(method == "POST" and parsed.path == "/ingest", "POST /ingest", path)
+    expect(query["name"] == ["myapp{host=web-1,region=eu}"], "name=APP{labels}", str(query))
+    expect(query["from"] == [str(START_S)] and int(query["until"][0]) > START_S,
+           "from and until are the trace's", str(query))
+    expect(query["format"] == ["pprof"] and query["sampleRate"] == ["997"] and
+           query["spyName"] == ["stoke"], "format, sampleRate, spyName", str(query))
+    expect(headers["Content-Type"].startswith("multipart/form-data; boundary="),
+           "the profile goes as multipart/form-data", headers["Content-Type"])
+    expect(headers.get("Authorization", "").startswith("Basic "),
+           "user:password@ becomes basic authentication")
+    profile = profile_part(headers, body)
+    expect(profile, "a form file field named profile")
+    open(os.path.join(work, "pushed.pb.gz"), "wb").write(profile)
+    expect_pprof_matches_folded(work, os.path.join(work, "pushed.pb.gz"), folded(trace))
+
+    outputs = [r.stdout + r.stderr]
+    for mode, want in (("bad", b"HTTP 400: invalid profile: bad name"),
+                       ("down", b"HTTP 503: ingester unavailable"),
+                       ("hang", b"no answer from")):
+        Ingest.mode = mode
+        r = run([STOKE, "push", "--url", url, "--name", "myapp", "--timeout", "1", trace], env=env)
+        outputs.append(r.stdout + r.stderr)
+        expect(r.returncode == 1 and want in r.stderr, f"a {mode} server: exit 1, clear error",
+               describe(r))
+    server.shutdown()
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    r = run([STOKE, "push", "--url", f"http://stoke-user:s3cret-pw@127.0.0.1:{closed}",
+             "--name", "myapp", trace], env=env)
+    outputs.append(r.stdout + r.stderr)
+    expect(r.returncode == 1 and b"cannot connect to http://127.0.0.1:" in r.stderr,
+           "a refused connection: exit 1, clear error", describe(r))
+    r = run([STOKE, "push", "--url", "ftp://stoke-user:s3cret-pw@host/", "--name", "a", trace], env=env)
+    outputs.append(r.stdout + r.stderr)
+    expect(r.returncode == 2, "a URL that is not http(s) is a usage error", describe(r))
+    for out in outputs:
+        expect(b"s3cret-pw" not in out and b"stoke-user" not in out,
+               "push never prints the URL's credentials", out.decode(errors="replace"))
+    empty = sym_trace(work, "zero.stoke", kind="nosamples")
+    expect_fails(["push", "--name", "a", trace], 2, "--url")
+    expect_fails(["push", "--url", "http://127.0.0.1:9", trace], 2, "--name")
+    expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a", "--label", "novalue",
+                  trace], 2, "--label 'novalue'")
+    expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a{b}", trace], 2, "--name")
+    expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a", "--timeout", "0",
+                  trace], 2, "--timeout")
+    expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a", empty], 1,
+                 "holds no samples")
+
+
+if __name__ == "__main__":
+    sys.exit(run_cases(globals()))
