@@ -12,9 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stoke_format.h"
+
 #define RING_WORDS 16384 /* 128 KiB: ~65 ms of 250-frame stacks at 997 Hz */
 
-#define RING_MAX_WEIGHT 0xffff
+#define RING_MAX_WEIGHT STOKE_MAX_SAMPLE_WEIGHT /* what the trace format allows */
 
 struct ring_sample {
     uint64_t time_ns;  /* CLOCK_MONOTONIC when the sample was taken */

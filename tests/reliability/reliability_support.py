@@ -44,15 +44,17 @@ def expect_same_as_bare(bare, profiled, what, stoke_may_fail=False):
 
 def expect_runs_as_bare(bare, work, name, command, options, runs, function, timeout):
     """command under stoke record options, runs times: each as bare, each
-    trace reporting function."""
+    trace reporting function, and none with a record the reader skips."""
     for attempt in range(1, runs + 1):
         out = f"{work}/{name}{attempt}"
         what = f"run {attempt} of {' '.join(command)} under stoke record {' '.join(options)}"
         profiled = record(out, command, options, timeout=timeout)
         expect_same_as_bare(bare, profiled, what)
-        folded = report_folded(out)[0]
+        folded, report = report_folded(out)
         expect(folded.with_frame(function) > 0, f"{what}: {function} is not reported",
                folded.top())
+        expect("damaged" not in text(report.stderr),
+               f"{what}: the agent wrote records its own reader skips", text(report.stderr))
 
 
 def target_of(stoke):
