@@ -350,18 +350,23 @@ def goroutine_stacks(folded, what):
 
 JAVA_WORK = "JvmWorkers.work(int, int)"
 JAVA_THREAD_ROOT = "JavaThread::thread_main_inner()"
+JAVA_INTERPRETER = "Interpreter"  # HotSpot's template interpreter, as its perf map names it
 
 
 def java_methods(folded, what):
     """The JIT-compiled Java method is named (the JVM's perf map, which stoke
-    asks for) and holds most samples on CPU (with the wall clock, the JVM's
-    waiting threads have many more), on whole stacks down to the thread's
-    start (frame pointers kept in compiled code)."""
+    asks for) and holds most samples on CPU outside the interpreter (with the
+    wall clock, the JVM's waiting threads have many more; how long the
+    workers stay interpreted depends on when the busy machine lets the
+    compiler threads run, and interpreted code has no name in any perf
+    map), on whole stacks down to the thread's start (frame pointers kept
+    in compiled code)."""
     work = folded.with_frame(JAVA_WORK)
     whole = sum(n for s, n in folded.stacks.items() if JAVA_WORK in s and JAVA_THREAD_ROOT in s)
-    on_cpu = sum(n for s, n in folded.stacks.items() if "futex" not in s[-1])
-    expect(work >= 0.5 * on_cpu, f"{what}: {JAVA_WORK} holds {work} of the {on_cpu} samples "
-           "on CPU, expected at least half", folded.top())
+    compiled = sum(n for s, n in folded.stacks.items()
+                   if "futex" not in s[-1] and s[-1] != JAVA_INTERPRETER)
+    expect(work >= 0.5 * compiled, f"{what}: {JAVA_WORK} holds {work} of the {compiled} "
+           "samples on CPU outside the interpreter, expected at least half", folded.top())
     expect(whole >= WHOLE_STACK_SHARE * work, f"{what}: {whole} of {JAVA_WORK}'s {work} "
            f"samples have a whole stack (from {JAVA_THREAD_ROOT})", folded.top())
 
