@@ -15,7 +15,7 @@
 #include "commands.h"
 #include "cpuprofile.h"
 #include "load_output.h"
-#include "load_snapshots.h"
+#include "load_marks.h"
 #include "measure.h"
 #include "options.h"
 #include "output_format.h"
@@ -23,7 +23,7 @@
 #include "recording_report.h"
 #include "text_profile.h"
 
-enum { OPT_FOLDED = 256, OPT_FORMAT, OPT_MEASURE, OPT_THREADS };
+enum { OPT_FOLDED = 256, OPT_FORMAT, OPT_MEASURE, OPT_THREADS, OPT_FROM, OPT_UNTIL };
 
 /* Reads one option; returns 0, or the exit status to end with. */
 static int read_option(const char *command, int c, char **argv, void (*usage)(FILE *),
@@ -43,6 +43,10 @@ static int read_option(const char *command, int c, char **argv, void (*usage)(FI
     case OPT_THREADS:
         opt->split_threads = 1;
         return 0;
+    case OPT_FROM:
+        return parse_time_bound(command, "--from", optarg, &opt->window.from) ? EXIT_USAGE : 0;
+    case OPT_UNTIL:
+        return parse_time_bound(command, "--until", optarg, &opt->window.until) ? EXIT_USAGE : 0;
     case 'h':
         usage(stdout);
         return -1; /* help given: end with EXIT_OK */
@@ -61,6 +65,8 @@ int parse_export_options(const char *command, int argc, char **argv, void (*usag
         {"format", required_argument, NULL, OPT_FORMAT},
         {"measure", required_argument, NULL, OPT_MEASURE},
         {"threads", no_argument, NULL, OPT_THREADS},
+        {"from", required_argument, NULL, OPT_FROM},
+        {"until", required_argument, NULL, OPT_UNTIL},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -96,9 +102,9 @@ static int write_html_report(const struct recording *r, const struct export_opti
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     struct run_measures from_traces = {0};
     char *load_output = load_output_read(opt->input);
-    struct load_snapshots during;
-    int grew = load_snapshots_read(opt->input, &during) == 0;
-    int rc = report_recording(r, &load, opt->measure, load_output, grew ? &during : NULL, path,
+    struct load_marks marks;
+    int marked = load_marks_read(opt->input, &marks) == 0;
+    int rc = report_recording(r, &load, opt->measure, load_output, marked ? &marks : NULL, path,
                               &from_traces);
     free(load_output);
     return rc ? EXIT_RUNTIME_FAILURE : EXIT_OK;
@@ -164,9 +170,35 @@ static int write_profile_report(const struct recording *r, const struct export_o
     return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
 }
 
+/* A window (--from, --until) keeps a span of CPU samples: -1 after saying
+ * why when r has none to keep. */
+static int check_window_applies(const struct recording *r, const struct export_options *opt)
+{
+    const char *option = time_window_option(&opt->window);
+    if (!r->ncpu)
+        fprintf(stderr, "stoke: %s keeps a span of CPU samples, and %s holds no CPU trace "
+                        "(heap snapshots are moments: report the one you want)\n",
+                option, opt->input);
+    else if (opt->measure != MEASURE_UNSET && opt->format != STOKE_OUTPUT_HTML)
+        fprintf(stderr, "stoke: %s keeps a span of CPU samples, and --measure asks for a heap "
+                        "snapshot; drop one of them\n", option);
+    else
+        return 0;
+    return -1;
+}
+
 int export_recording(const struct recording *r, const struct export_options *opt)
 {
+    struct recording windowed = *r;
+    struct time_window window = opt->window;
+    if (time_window_given(&window)) {
+        if (check_window_applies(r, opt))
+            return EXIT_RUNTIME_FAILURE;
+        window.recording = opt->input;
+        load_marks_read(opt->input, &window.marks);
+        windowed.window = &window;
+    }
     if (opt->format == STOKE_OUTPUT_HTML)
-        return write_html_report(r, opt);
-    return write_profile_report(r, opt);
+        return write_html_report(&windowed, opt);
+    return write_profile_report(&windowed, opt);
 }

@@ -14,7 +14,7 @@
 
 #include "alloc.h"
 #include "load_output.h"
-#include "load_snapshots.h"
+#include "load_marks.h"
 #include "outputs.h"
 #include "traces.h"
 
@@ -22,7 +22,7 @@ int is_output_file_name(const char *name)
 {
     return is_trace_name(name) || is_js_heap_snapshot_name(name) ||
            !strcmp(name, stoke_output_formats[STOKE_OUTPUT_HTML].file_name) || !strcmp(name, LOAD_OUTPUT_FILE) ||
-           !strcmp(name, LOAD_SNAPSHOTS_FILE);
+           !strcmp(name, LOAD_MARKS_FILE);
 }
 
 int owned_by_user_or_root(uid_t uid)

@@ -24,7 +24,7 @@
 #include "launch.h"
 #include "left_running.h"
 #include "load_output.h"
-#include "load_snapshots.h"
+#include "load_marks.h"
 #include "manifest.h"
 #include "measure.h"
 #include "options.h"
@@ -492,9 +492,9 @@ static enum run_report report_run(const struct record_options *opt,
         report_path_for(dir, stoke_output_formats[STOKE_OUTPUT_HTML].file_name, report,
                         sizeof report);
         char *load_output = with_load_output ? load_output_read(dir) : NULL;
-        struct load_snapshots during;
-        int grew = load_snapshots_read(dir, &during) == 0;
-        result = report_recording(&r, &load, MEASURE_UNSET, load_output, grew ? &during : NULL,
+        struct load_marks marks;
+        int marked = load_marks_read(dir, &marks) == 0;
+        result = report_recording(&r, &load, MEASURE_UNSET, load_output, marked ? &marks : NULL,
                                   report, run);
         free(load_output);
         if (result == REPORT_WRITTEN && opt->open_report)
@@ -526,8 +526,8 @@ static int record_session(const struct record_options *opt, struct launch_plan *
     int saved_load = result.ran_load &&
                      load_output_save(child.output_dir, result.output.text, result.output.len,
                                       result.output.dropped) == 0;
-    if (result.snapshots.start[0] && result.snapshots.end[0])
-        load_snapshots_save(child.output_dir, &result.snapshots);
+    if (result.marks.start_ns)
+        load_marks_save(child.output_dir, &result.marks);
     free(result.output.text);
     enum run_report reported = REPORT_WRITTEN;
     remove_leftovers(opt, &child);

@@ -128,10 +128,10 @@ static const struct heap_view *native_view_named(const struct profiles *p, const
 
 /* What grew in each heap between the snapshots taken as the load started
  * and ended. */
-static void load_growth(struct profiles *p, const struct load_snapshots *during)
+static void load_growth(struct profiles *p, const struct load_marks *marks)
 {
-    const struct heap_view *start = native_view_named(p, during->start);
-    const struct heap_view *end = native_view_named(p, during->end);
+    const struct heap_view *start = native_view_named(p, marks->start_snapshot);
+    const struct heap_view *end = native_view_named(p, marks->end_snapshot);
     if (!start || !end)
         return;
     p->grew_native = stoke_profile_diff(start->profile, end->profile, STOKE_HEAP_LIVE_BYTES);
@@ -302,15 +302,15 @@ static void print_heap_summary(const struct profiles *p, int measure)
 }
 
 int report_recording(const struct recording *r, const struct stoke_load_options *opt,
-                     int measure, const char *load_output, const struct load_snapshots *during,
+                     int measure, const char *load_output, const struct load_marks *marks,
                      const char *html_path, const struct run_measures *run)
 {
     struct profiles p;
     struct stoke_load_options html = *opt;
     html.keep_tiers = 1; /* the viewer merges tiers itself, and can split them */
     load_profiles(r, &html, &p);
-    if (during)
-        load_growth(&p, during);
+    if (marks && load_marks_have_snapshots(marks))
+        load_growth(&p, marks);
     int rc = -1;
     if (p.cpu || p.nheap) {
         rc = write_report(&p, load_output, html_path);

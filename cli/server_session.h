@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "launch.h"
-#include "load_snapshots.h"
+#include "load_marks.h"
 #include "load_tool.h"
 
 struct session_plan {
@@ -33,7 +33,8 @@ struct session_result {
     int ran_load;        /* 1: output holds the load command's output */
     struct load_output output;
     uint64_t wall_us;
-    struct load_snapshots snapshots; /* with plan->heap: those taken, or "" */
+    struct load_marks marks; /* when the load ran (0: it did not), and with
+                              * plan->heap the snapshots taken ("": none) */
 };
 
 /* Runs the session; the launch plan's session fields are filled in here.

@@ -131,6 +131,22 @@ struct stoke_row {
     int64_t values[STOKE_MAX_VALUES];
 };
 
+/* One CPU sample with the moment it was taken (sample_times.h). */
+struct stoke_sample {
+    uint64_t time_ns; /* wall-clock time, ns since the Unix epoch */
+    uint32_t stack;   /* index into stacks */
+    uint32_t process; /* index into procs */
+    uint32_t tid;     /* the thread sampled */
+    uint32_t weight;  /* periods it stands for, >= 1 */
+};
+
+/* The samples of a CPU profile in the order they were added; a profile
+ * made of totals only (folded stacks, a diff, a heap snapshot) has none. */
+struct stoke_sample_list {
+    struct stoke_sample *at;
+    size_t n, cap;
+};
+
 struct stoke_profile {
     int kind;                    /* enum stoke_profile_kind */
     /* value types, e.g. {"samples","count"}; nvalues >= 1 */
@@ -154,6 +170,8 @@ struct stoke_profile {
 
     struct stoke_process_summary *procs;
     size_t nprocs;
+
+    struct stoke_sample_list samples; /* CPU profiles read from traces */
 
     void *impl;                  /* interning tables, string arena */
 };

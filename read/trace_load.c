@@ -27,6 +27,7 @@
 #include "heap_record.h"
 #include "perfmap.h"
 #include "reader.h"
+#include "sample_times.h"
 #include "stoke_format.h"
 #include "symbolize.h"
 #include "u64map.h"
@@ -358,6 +359,12 @@ static uint32_t profile_stack(struct loader *l, uint32_t thread, uint64_t id)
     return stack;
 }
 
+/* The wall-clock time of a sample time_us after its process started. */
+static uint64_t sample_time_ns(const struct stoke_process_summary *s, uint64_t time_us)
+{
+    return s->start_realtime_ns + time_us * 1000;
+}
+
 /* Whether weight more periods keep the trace within MAX_TRACE_SAMPLED_NS (at
  * the longest period when the trace names none). */
 static int weight_fits(struct loader *l, uint64_t weight)
@@ -384,7 +391,11 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
             return -1;
         int64_t weight = (int64_t)weight_less_one + 1;
         time_us += delta_us;
-        stoke_profile_add_to_stack(l->profile, profile_stack(l, thread, id), &weight);
+        struct stoke_sample sample = {.time_ns = sample_time_ns(s, time_us),
+                                      .stack = profile_stack(l, thread, id),
+                                      .process = (uint32_t)l->proc, .tid = (uint32_t)tid,
+                                      .weight = (uint32_t)weight};
+        stoke_profile_add_sample(l->profile, &sample);
         s->samples++;
         l->weight_total += (uint64_t)weight;
     }
