@@ -199,8 +199,35 @@ static void name_snapshot_tab(const struct profiles *p, const struct heap_view *
                  trigger_name(info->heap.trigger));
 }
 
+static int by_moment(const void *a, const void *b)
+{
+    const struct stoke_report_mark *x = a, *y = b;
+    return (x->realtime_ns > y->realtime_ns) - (x->realtime_ns < y->realtime_ns);
+}
+
+/* The moments the timeline marks: the load's start and end, and each
+ * native heap snapshot (named as its tab, names[i] of tabs[i]), in time
+ * order; returns how many (room for 2 + ntabs in out). */
+static size_t timeline_marks(const struct load_marks *load, const struct stoke_report_tab *tabs,
+                             size_t ntabs, struct stoke_report_mark *out)
+{
+    size_t n = 0;
+    if (load && load->start_ns) {
+        out[n++] = (struct stoke_report_mark){"load start", load->start_ns};
+        out[n++] = (struct stoke_report_mark){"load end", load->end_ns};
+    }
+    for (size_t t = 0; t < ntabs; t++) {
+        const struct stoke_profile *profile = tabs[t].profile;
+        if (profile->kind == STOKE_PROFILE_HEAP && !tabs[t].differential && profile->nprocs &&
+            profile->procs[0].heap.realtime_ns)
+            out[n++] = (struct stoke_report_mark){tabs[t].name, profile->procs[0].heap.realtime_ns};
+    }
+    qsort(out, n, sizeof *out, by_moment);
+    return n;
+}
+
 static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke_report_note *note,
-                      const char *path, char *err, size_t errlen)
+                      const struct load_marks *load, const char *path, char *err, size_t errlen)
 {
     struct stoke_report_tab *tabs = stoke_xmalloc(ntabs * sizeof *tabs);
     char (*names)[TAB_NAME_MAX] = stoke_xmalloc(ntabs * sizeof *names);
@@ -219,22 +246,27 @@ static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke
         name_snapshot_tab(p, &p->heap[i], names[n], TAB_NAME_MAX);
         tabs[n] = (struct stoke_report_tab){names[n], p->heap[i].profile, 0};
     }
-    const struct stoke_report report = {.tabs = tabs, .ntabs = ntabs, .note = note};
+    struct stoke_report_mark *marks = stoke_xmalloc((2 + ntabs) * sizeof *marks);
+    const struct stoke_report report = {.tabs = tabs, .ntabs = ntabs, .note = note,
+                                        .marks = marks,
+                                        .nmarks = timeline_marks(load, tabs, ntabs, marks)};
     int rc = write_report_file(STOKE_OUTPUT_HTML, &report, path, err, errlen);
+    free(marks);
     free(tabs);
     free(names);
     return rc;
 }
 
-static int write_report(const struct profiles *p, const char *load_output, const char *path)
+static int write_report(const struct profiles *p, const char *load_output,
+                        const struct load_marks *marks, const char *path)
 {
     char err[PATH_MAX + 256];
     size_t ntabs = (p->cpu != NULL) + (p->cpu_merged != NULL) + (p->grew_native != NULL) +
                    (p->grew_js != NULL) + p->nheap;
     const struct stoke_report_note note = {"Load command output", load_output};
-    int rc = ntabs == 1 && !load_output && !p->nheap
+    int rc = ntabs == 1 && !load_output && !p->nheap && !marks
                  ? write_profile_file(STOKE_OUTPUT_HTML, p->cpu, 0, path, err, sizeof err)
-                 : write_tabs(p, ntabs, load_output ? &note : NULL, path, err, sizeof err);
+                 : write_tabs(p, ntabs, load_output ? &note : NULL, marks, path, err, sizeof err);
     if (rc)
         fprintf(stderr, "stoke: %s\n", err);
     return rc;
@@ -313,7 +345,7 @@ int report_recording(const struct recording *r, const struct stoke_load_options 
         load_growth(&p, marks);
     int rc = -1;
     if (p.cpu || p.nheap) {
-        rc = write_report(&p, load_output, html_path);
+        rc = write_report(&p, load_output, marks, html_path);
         if (rc == 0)
             fprintf(stderr, "stoke: report written to %s\n", html_path);
         if (p.cpu)

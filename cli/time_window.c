@@ -49,18 +49,6 @@ const char *time_window_option(const struct time_window *w)
     return w->from.text ? "--from" : "--until";
 }
 
-/* When the recording's last process ended, or its last sample (ns). */
-static uint64_t recording_end_ns(const struct stoke_profile *p)
-{
-    uint64_t end = stoke_profile_end_ns(p);
-    for (size_t i = 0; i < p->nprocs; i++) {
-        const struct stoke_process_summary *s = &p->procs[i];
-        if (s->start_realtime_ns && s->start_realtime_ns + s->duration_us * 1000 > end)
-            end = s->start_realtime_ns + s->duration_us * 1000;
-    }
-    return end;
-}
-
 /* The moment b names (ns since the epoch); -1 with err when it names load
  * marks the recording lacks. */
 static int resolve(const struct time_bound *b, const char *option, const struct time_window *w,
@@ -114,7 +102,7 @@ static int check_window(const struct time_window *w, uint64_t start, uint64_t en
 int apply_time_window(struct stoke_profile *p, const struct time_window *w, char *err,
                       size_t errlen)
 {
-    uint64_t start = stoke_profile_start_ns(p), end = recording_end_ns(p);
+    uint64_t start = stoke_profile_start_ns(p), end = stoke_profile_end_ns(p);
     uint64_t from = start, until = end + 1;
     if ((w->from.text && resolve(&w->from, "--from", w, start, &from, err, errlen)) ||
         (w->until.text && resolve(&w->until, "--until", w, start, &until, err, errlen)) ||

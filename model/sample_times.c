@@ -38,6 +38,12 @@ uint64_t stoke_profile_end_ns(const struct stoke_profile *p)
     for (size_t i = 0; i < p->samples.n; i++)
         if (p->samples.at[i].time_ns > end)
             end = p->samples.at[i].time_ns;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        const struct stoke_process_summary *s = &p->procs[i];
+        uint64_t ended = s->start_realtime_ns + s->duration_us * 1000;
+        if (s->start_realtime_ns && ended > end)
+            end = ended;
+    }
     return end;
 }
 

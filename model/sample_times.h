@@ -19,7 +19,8 @@ void stoke_profile_add_sample(struct stoke_profile *p, const struct stoke_sample
  * since the Unix epoch; else its first sample's time; 0 without either. */
 uint64_t stoke_profile_start_ns(const struct stoke_profile *p);
 
-/* When its last sample was taken (ns since the epoch), 0 without samples. */
+/* When the recording ended: its last process's end, or its last sample's
+ * time when later (ns since the epoch); 0 without either. */
 uint64_t stoke_profile_end_ns(const struct stoke_profile *p);
 
 /* Keeps the samples taken in [from_ns, until_ns) only: value 0 of every
