@@ -395,6 +395,8 @@ int run_server_session(const struct session_plan *plan, struct launch_plan *laun
         return -1;
     }
     port_channel_close_agent_end(&s.channel);
+    struct continuous_push *pusher =
+        plan->push ? continuous_push_start(plan->push, child->output_dir, &child->earlier) : NULL;
     s.server = child->pid;
     s.server_alive = 1;
     if (plan->duration_ms)
@@ -402,6 +404,7 @@ int run_server_session(const struct session_plan *plan, struct launch_plan *laun
     int status = EXIT_OK;
     run_phases(&s, &status);
     finish(&s, status, result);
+    continuous_push_stop(pusher);
     close_session(&s);
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "continuous_push.h"
 #include "launch.h"
 #include "load_marks.h"
 #include "load_tool.h"
@@ -25,6 +26,7 @@ struct session_plan {
     uint64_t duration_ms;     /* --duration; 0: none */
     int heap;                 /* --heap: a heap snapshot of the server when the
                                  load starts and when it ends */
+    const struct push_plan *push; /* --push: windows sent while it runs; NULL: none */
 };
 
 struct session_result {

@@ -66,7 +66,9 @@ static void recount_processes(struct stoke_profile *p)
     free(weights);
 }
 
-void stoke_profile_keep_window(struct stoke_profile *p, uint64_t from_ns, uint64_t until_ns)
+void stoke_profile_keep_samples(struct stoke_profile *p,
+                                int (*keep)(const struct stoke_sample *s, size_t i, void *ctx),
+                                void *ctx)
 {
     struct stoke_sample_list *l = &p->samples;
     for (size_t r = 0; r < p->nrows; r++)
@@ -74,13 +76,30 @@ void stoke_profile_keep_window(struct stoke_profile *p, uint64_t from_ns, uint64
     size_t kept = 0;
     for (size_t i = 0; i < l->n; i++) {
         struct stoke_sample s = l->at[i];
-        if (s.time_ns < from_ns || s.time_ns >= until_ns)
+        if (!keep(&s, i, ctx))
             continue;
         l->at[kept++] = s;
         p->rows[s.stack].values[0] += s.weight;
     }
     l->n = kept;
     recount_processes(p);
+}
+
+struct window {
+    uint64_t from_ns, until_ns;
+};
+
+static int in_window(const struct stoke_sample *s, size_t i, void *ctx)
+{
+    const struct window *w = ctx;
+    (void)i;
+    return s->time_ns >= w->from_ns && s->time_ns < w->until_ns;
+}
+
+void stoke_profile_keep_window(struct stoke_profile *p, uint64_t from_ns, uint64_t until_ns)
+{
+    struct window w = {from_ns, until_ns};
+    stoke_profile_keep_samples(p, in_window, &w);
 }
 
 static int by_time(const void *a, const void *b)

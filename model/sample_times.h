@@ -23,9 +23,14 @@ uint64_t stoke_profile_start_ns(const struct stoke_profile *p);
  * time when later (ns since the epoch); 0 without either. */
 uint64_t stoke_profile_end_ns(const struct stoke_profile *p);
 
-/* Keeps the samples taken in [from_ns, until_ns) only: value 0 of every
- * row, each process's sample count and CPU time become those of the
- * window's samples. */
+/* Keeps the samples for which keep(sample, its index, ctx) returns 1:
+ * value 0 of every row, each process's sample count and CPU time become
+ * those of the samples kept. */
+void stoke_profile_keep_samples(struct stoke_profile *p,
+                                int (*keep)(const struct stoke_sample *s, size_t i, void *ctx),
+                                void *ctx);
+
+/* Keeps the samples taken in [from_ns, until_ns) only. */
 void stoke_profile_keep_window(struct stoke_profile *p, uint64_t from_ns, uint64_t until_ns);
 
 /* Orders p->samples by time. */

@@ -65,6 +65,7 @@ struct loader {
     int split_threads;
     int merge_processes;
     int keep_tiers;
+    int live;
     size_t proc;                  /* index in profile->procs, or NO_PROCESS */
     uint32_t root;                /* the "comm (pid)" frame */
     char *exe;                    /* main executable path from PROCESS */
@@ -474,14 +475,14 @@ static int on_note(struct loader *l, struct stoke_fields *f)
     const uint8_t *text = stoke_field_bytes(f, &len);
     if (f->bad)
         return -1;
-    if (l->notes++ < MAX_NOTES_SHOWN)
+    if (l->notes++ < MAX_NOTES_SHOWN && !l->live)
         stoke_warn(l->path, "%s%.*s", level ? "warning: " : "", (int)len, (const char *)text);
     return 0;
 }
 
 static void warn_notes_not_shown(const struct loader *l)
 {
-    if (l->notes > MAX_NOTES_SHOWN)
+    if (l->notes > MAX_NOTES_SHOWN && !l->live)
         stoke_warn(l->path, "... and %" PRIu64 " more notes", l->notes - MAX_NOTES_SHOWN);
 }
 
@@ -552,6 +553,8 @@ static void finish_summary(struct loader *l, const struct stoke_read_status *st)
 static void warn_damage(struct loader *l, const struct stoke_read_status *st)
 {
     const char *state = st->corrupted ? "corrupted" : "truncated";
+    if (l->live && !st->corrupted)
+        return; /* its last frame is still being written */
     if (st->damaged && l->heap_seen)
         stoke_warn(l->path,
                    "snapshot is %s after %" PRIu64 " allocation stacks; the last %" PRIu64
@@ -600,6 +603,7 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
     l.split_threads = opt && opt->split_threads;
     l.merge_processes = opt && opt->merge_processes;
     l.keep_tiers = opt && opt->keep_tiers;
+    l.live = opt && opt->live;
     read_jit_map(&l);
     int rc = stoke_read_trace(path, on_record, &l, &st, err, errlen);
     if (rc == 0 && l.proc != NO_PROCESS)
