@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "cpuprofile.h"
+#include "heap_growth.h"
 #include "load_output.h"
 #include "load_marks.h"
 #include "measure.h"
@@ -170,6 +171,29 @@ static int write_profile_report(const struct recording *r, const struct export_o
     return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
 }
 
+/* A window with --measure live-bytes or live-objects in folded stacks: what
+ * grew in the live heap during it, before and after as two columns. */
+static int shows_growth(const struct export_options *opt)
+{
+    return time_window_given(&opt->window) && opt->format == STOKE_OUTPUT_FOLDED &&
+           (opt->measure == STOKE_HEAP_LIVE_BYTES || opt->measure == STOKE_HEAP_LIVE_OBJECTS);
+}
+
+static int write_growth_report(const struct recording *r, const struct export_options *opt)
+{
+    char err[PATH_MAX + 256];
+    struct stoke_profile *diff = load_heap_growth(r, measure_value_index(opt->measure), err,
+                                                  sizeof err);
+    const struct stoke_report_tab tab = {"heap: grew in the window", diff, 1};
+    const struct stoke_report report = {.tabs = &tab, .ntabs = 1};
+    int failed = !diff || write_report_file(STOKE_OUTPUT_FOLDED, &report, opt->output, err,
+                                            sizeof err);
+    if (failed)
+        fprintf(stderr, "stoke: %s\n", err);
+    stoke_profile_free(diff);
+    return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
+}
+
 /* A window (--from, --until) keeps a span of CPU samples: -1 after saying
  * why when r has none to keep. */
 static int check_window_applies(const struct recording *r, const struct export_options *opt)
@@ -179,9 +203,12 @@ static int check_window_applies(const struct recording *r, const struct export_o
         fprintf(stderr, "stoke: %s keeps a span of CPU samples, and %s holds no CPU trace "
                         "(heap snapshots are moments: report the one you want)\n",
                 option, opt->input);
-    else if (opt->measure != MEASURE_UNSET && opt->format != STOKE_OUTPUT_HTML)
-        fprintf(stderr, "stoke: %s keeps a span of CPU samples, and --measure asks for a heap "
-                        "snapshot; drop one of them\n", option);
+    else if (opt->measure != MEASURE_UNSET && opt->format != STOKE_OUTPUT_HTML &&
+             !shows_growth(opt))
+        fprintf(stderr, "stoke: %s with --measure %s: a window shows what grew in the live heap "
+                        "(--measure live-bytes or live-objects, --format folded), or the CPU "
+                        "samples in it (no --measure)\n",
+                option, measure_option(opt->measure));
     else
         return 0;
     return -1;
@@ -200,5 +227,7 @@ int export_recording(const struct recording *r, const struct export_options *opt
     }
     if (opt->format == STOKE_OUTPUT_HTML)
         return write_html_report(&windowed, opt);
+    if (shows_growth(opt))
+        return write_growth_report(&windowed, opt);
     return write_profile_report(&windowed, opt);
 }

@@ -99,18 +99,35 @@ static int check_window(const struct time_window *w, uint64_t start, uint64_t en
     return -1;
 }
 
+int resolve_time_window(const struct time_window *w, const struct stoke_profile *p,
+                        uint64_t *from, uint64_t *until, char *err, size_t errlen)
+{
+    uint64_t start = stoke_profile_start_ns(p), end = stoke_profile_end_ns(p);
+    *from = start;
+    *until = end + 1;
+    if ((w->from.text && resolve(&w->from, "--from", w, start, from, err, errlen)) ||
+        (w->until.text && resolve(&w->until, "--until", w, start, until, err, errlen)))
+        return -1;
+    return check_window(w, start, end, *from, *until, err, errlen);
+}
+
+void describe_time_window(const struct stoke_profile *p, uint64_t from, uint64_t until,
+                          char *text, size_t len)
+{
+    uint64_t start = stoke_profile_start_ns(p), end = stoke_profile_end_ns(p);
+    snprintf(text, len, "%.3f s to %.3f s of %.3f s", seconds_since(start, from),
+             seconds_since(start, until < end ? until : end), seconds_since(start, end));
+}
+
 int apply_time_window(struct stoke_profile *p, const struct time_window *w, char *err,
                       size_t errlen)
 {
-    uint64_t start = stoke_profile_start_ns(p), end = stoke_profile_end_ns(p);
-    uint64_t from = start, until = end + 1;
-    if ((w->from.text && resolve(&w->from, "--from", w, start, &from, err, errlen)) ||
-        (w->until.text && resolve(&w->until, "--until", w, start, &until, err, errlen)) ||
-        check_window(w, start, end, from, until, err, errlen))
+    uint64_t from, until;
+    if (resolve_time_window(w, p, &from, &until, err, errlen))
         return -1;
+    char span[128];
+    describe_time_window(p, from, until, span, sizeof span);
     stoke_profile_keep_window(p, from, until);
-    fprintf(stderr, "stoke: kept %.3f s to %.3f s of %.3f s: %zu samples\n",
-            seconds_since(start, from), seconds_since(start, until < end ? until : end),
-            seconds_since(start, end), p->samples.n);
+    fprintf(stderr, "stoke: kept %s: %zu samples\n", span, p->samples.n);
     return 0;
 }

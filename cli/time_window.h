@@ -7,6 +7,7 @@
 #define STOKE_CLI_TIME_WINDOW_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "load_marks.h"
 #include "profile.h"
@@ -35,6 +36,17 @@ int time_window_given(const struct time_window *w);
 
 /* The option messages about w name: "--from" when given, else "--until". */
 const char *time_window_option(const struct time_window *w);
+
+/* The moments w names in the recording p was read from (ns since the
+ * epoch): [*from, *until). Returns 0, or -1 with a one-line message in err
+ * naming the option when the window is empty, inverted, outside the
+ * recording, or names load marks the recording does not have. */
+int resolve_time_window(const struct time_window *w, const struct stoke_profile *p,
+                        uint64_t *from, uint64_t *until, char *err, size_t errlen);
+
+/* "0.500 s to 1.500 s of 4.213 s": the span [from, until) of p's recording. */
+void describe_time_window(const struct stoke_profile *p, uint64_t from, uint64_t until,
+                          char *text, size_t len);
 
 /* Keeps the samples of p taken inside w, and says which span on stderr.
  * Returns 0, or -1 with a one-line message in err naming the option when

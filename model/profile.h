@@ -147,6 +147,29 @@ struct stoke_sample_list {
     size_t n, cap;
 };
 
+/* A process's live heap at a moment (heap_timeline.h). */
+struct stoke_heap_moment {
+    uint64_t time_ns; /* wall clock, ns since the Unix epoch */
+    uint32_t process; /* index into procs */
+    uint64_t live_bytes, live_objects, alloc_bytes, alloc_objects;
+};
+
+/* How the live heap of one allocation stack changed, up to a moment. */
+struct stoke_heap_change {
+    uint64_t time_ns;
+    uint32_t stack; /* index into stacks */
+    int64_t live_bytes, live_objects;
+};
+
+/* The live heap over time of a --heap recording's CPU traces, read into a
+ * heap profile; empty for any other profile. */
+struct stoke_heap_timeline {
+    struct stoke_heap_moment *moments;
+    size_t nmoments, moments_cap;
+    struct stoke_heap_change *changes;
+    size_t nchanges, changes_cap;
+};
+
 struct stoke_profile {
     int kind;                    /* enum stoke_profile_kind */
     /* value types, e.g. {"samples","count"}; nvalues >= 1 */
@@ -172,6 +195,7 @@ struct stoke_profile {
     size_t nprocs;
 
     struct stoke_sample_list samples; /* CPU profiles read from traces */
+    struct stoke_heap_timeline heap_timeline;
 
     void *impl;                  /* interning tables, string arena */
 };

@@ -30,6 +30,7 @@
 #include "dump_signal.h"
 #include "heap.h"
 #include "heap_snapshot.h"
+#include "heap_timeline.h"
 #include "heap_tally.h"
 #include "jit_map.h"
 #include "js_heap.h"
@@ -336,6 +337,15 @@ static uint64_t flush_interval_ns(uint64_t now)
     return interval < FLUSH_MIN_NS ? FLUSH_MIN_NS : interval > FLUSH_NS ? FLUSH_NS : interval;
 }
 
+/* The live heap over time (heap_timeline.h), every STOKE_HEAP_TIMELINE_MS,
+ * or now when final. */
+static void poll_heap_timeline(int final)
+{
+    const struct heap_timeline_target target = {&recs, &stacks, &last_module_id};
+    uint64_t now = monotonic_ns();
+    heap_timeline_poll(&target, now, since_start_us(now), final);
+}
+
 static void cycle(void)
 {
     modules_refresh();
@@ -345,6 +355,7 @@ static void cycle(void)
     code_map_refresh(monotonic_ns()); /* when a walk asked for it */
     js_heap_poll(&recs, since_start_us(monotonic_ns()));
     serve_heap();
+    poll_heap_timeline(0);
     threads_for_each(drain_thread, NULL);
     uint64_t now = monotonic_ns();
     if (recs.len >= FLUSH_BYTES || now - last_flush_ns >= flush_interval_ns(now))
@@ -438,6 +449,7 @@ static void finish_trace_file(void)
 {
     if (heap_tracking()) {
         char written[4096];
+        poll_heap_timeline(1);
         snapshot(NULL, STOKE_HEAP_EXIT, written, sizeof written);
     }
     threads_for_each(refresh_thread_name, NULL);
@@ -690,4 +702,5 @@ void writer_fork_child(void)
     batch.n = 0;
     api_request = NULL;
     heap_snapshot_reset();
+    heap_timeline_reset();
 }

@@ -9,7 +9,9 @@
  * roots, since its outer callers are missing. Also which kind of profile a
  * file may join: the first file loaded makes the profile CPU (SAMPLES, or
  * no HEAP record at all) or heap (a HEAP record), and a file of the other
- * kind is refused before any of its values are added. JIT_MAP records are
+ * kind is refused before any of its values are added. With heap_timeline,
+ * a CPU trace gives its live heap over time (HEAP_TOTALS, HEAP_GROWTH)
+ * instead of its samples, into a heap profile. JIT_MAP records are
  * read in a first pass over the file: a runtime may name code after the
  * stacks that ran it were written (the JVM writes its map at exit).
  * Never: allocates per sample (each distinct stack id is symbolized once and
@@ -27,6 +29,7 @@
 #include "heap_record.h"
 #include "perfmap.h"
 #include "reader.h"
+#include "heap_timeline.h"
 #include "sample_times.h"
 #include "stoke_format.h"
 #include "symbolize.h"
@@ -65,6 +68,7 @@ struct loader {
     int split_threads;
     int merge_processes;
     int keep_tiers;
+    int heap_timeline;
     int live;
     size_t proc;                  /* index in profile->procs, or NO_PROCESS */
     uint32_t root;                /* the "comm (pid)" frame */
@@ -379,6 +383,8 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
     uint64_t tid = stoke_field_u(f), time_us = stoke_field_u(f), count = stoke_field_u(f);
     if (f->bad || l->heap_seen)
         return -1; /* a snapshot holds no samples */
+    if (l->heap_timeline)
+        return 0;
     ensure_process(l);
     if (settle_kind(l, STOKE_PROFILE_CPU))
         return 0;
@@ -402,6 +408,58 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
     }
     if (time_us > l->last_time_us)
         l->last_time_us = time_us;
+    return 0;
+}
+
+/* --- HEAP_TOTALS, HEAP_GROWTH: the live heap over time ------------------- */
+
+/* The trace joins the profile as a heap profile, once; 0 when it may. */
+static int join_as_heap_timeline(struct loader *l)
+{
+    ensure_process(l);
+    return settle_kind(l, STOKE_PROFILE_HEAP) == 0 && !l->refused ? 0 : -1;
+}
+
+static int on_heap_totals(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t time_us = stoke_field_u(f);
+    struct stoke_heap_moment m = {.process = 0};
+    m.live_bytes = stoke_field_u(f);
+    m.live_objects = stoke_field_u(f);
+    m.alloc_bytes = stoke_field_u(f);
+    m.alloc_objects = stoke_field_u(f);
+    if (f->bad)
+        return -1;
+    if (!l->heap_timeline || join_as_heap_timeline(l))
+        return 0;
+    m.time_ns = sample_time_ns(summary(l), time_us);
+    m.process = (uint32_t)l->proc;
+    stoke_profile_add_heap_moment(l->profile, &m);
+    return 0;
+}
+
+/* A change larger than any heap (MAX_HEAP_TOTAL) is damage. */
+static int change_fits(int64_t v)
+{
+    return v <= (int64_t)MAX_HEAP_TOTAL && v >= -(int64_t)MAX_HEAP_TOTAL;
+}
+
+static int on_heap_growth(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t time_us = stoke_field_u(f), count = stoke_field_u(f);
+    if (f->bad)
+        return -1;
+    if (!l->heap_timeline || join_as_heap_timeline(l))
+        return 0;
+    uint64_t time_ns = sample_time_ns(summary(l), time_us);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t id = stoke_field_u(f);
+        int64_t bytes = stoke_field_s(f), objects = stoke_field_s(f);
+        if (f->bad || id >= MAX_STACK_ID || !change_fits(bytes) || !change_fits(objects))
+            return -1;
+        struct stoke_heap_change c = {time_ns, profile_stack(l, UINT32_MAX, id), bytes, objects};
+        stoke_profile_add_heap_change(l->profile, &c);
+    }
     return 0;
 }
 
@@ -504,6 +562,8 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
     case STOKE_REC_NOTE: rc = on_note(l, &f); break;
     case STOKE_REC_HEAP: rc = on_heap(l, &f); break;
     case STOKE_REC_HEAP_STACK: rc = on_heap_stack(l, &f); break;
+    case STOKE_REC_HEAP_TOTALS: rc = on_heap_totals(l, &f); break;
+    case STOKE_REC_HEAP_GROWTH: rc = on_heap_growth(l, &f); break;
     default: break; /* a newer minor version's record: skipped by its length */
     }
     if (rc < 0)
@@ -604,10 +664,11 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
     l.merge_processes = opt && opt->merge_processes;
     l.keep_tiers = opt && opt->keep_tiers;
     l.live = opt && opt->live;
+    l.heap_timeline = opt && opt->heap_timeline;
     read_jit_map(&l);
     int rc = stoke_read_trace(path, on_record, &l, &st, err, errlen);
-    if (rc == 0 && l.proc != NO_PROCESS)
-        settle_kind(&l, STOKE_PROFILE_CPU); /* neither samples nor HEAP: a CPU trace */
+    if (rc == 0 && l.proc != NO_PROCESS) /* neither samples nor HEAP: a CPU trace */
+        settle_kind(&l, l.heap_timeline ? STOKE_PROFILE_HEAP : STOKE_PROFILE_CPU);
     if (rc == 0 && l.refused) {
         refuse_file(&l, err, errlen);
         rc = -1;
