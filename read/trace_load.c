@@ -423,7 +423,7 @@ static int join_as_heap_timeline(struct loader *l)
 static int on_heap_totals(struct loader *l, struct stoke_fields *f)
 {
     uint64_t time_us = stoke_field_u(f);
-    struct stoke_heap_moment m = {.process = 0};
+    struct stoke_heap_moment m = {0};
     m.live_bytes = stoke_field_u(f);
     m.live_objects = stoke_field_u(f);
     m.alloc_bytes = stoke_field_u(f);
