@@ -12,7 +12,7 @@
 // Never puts a name into HTML: textContent only.
 
 const SEARCH_DELAY_MS = 120;
-const FRAME_VIEWS_KEPT = 4; // per tab: its trees under the last frame options used
+const FRAME_VIEWS_KEPT = 4; // per tab: its trees under the last frame options and ranges used
 
 async function main() {
   const report = await readEmbeddedReport(document);
