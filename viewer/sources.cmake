@@ -10,6 +10,7 @@ set(VIEWER_JS
   js/kinds.js
   js/tab_kind.js
   js/calltree.js
+  js/timeline.js
   js/transform.js
   js/measure.js
   js/palette.js
@@ -23,6 +24,7 @@ set(VIEWER_JS
   js/functions.js
   js/table.js
   js/sandwich_view.js
+  js/timeline_view.js
   js/hash.js
   js/help.js
   js/keys.js

@@ -33,8 +33,13 @@ int write_html_file(const char *path, const struct stoke_report_tab *tabs, size_
                     const char *title)
 {
     const struct stoke_report r = {.tabs = tabs, .ntabs = ntabs, .title = title};
+    return write_report_file(path, &r);
+}
+
+int write_report_file(const char *path, const struct stoke_report *r)
+{
     FILE *out = open_output(path);
-    return out ? close_output(out, path, stoke_write_html(out, &r)) : -1;
+    return out ? close_output(out, path, stoke_write_html(out, r)) : -1;
 }
 
 int write_folded_file(const char *path, const struct stoke_profile *p, size_t value)

@@ -14,6 +14,7 @@
 /* Each returns 0, or -1 when the file cannot be written. */
 int write_html_file(const char *path, const struct stoke_report_tab *tabs, size_t ntabs,
                     const char *title);
+int write_report_file(const char *path, const struct stoke_report *r); /* HTML, marks and all */
 int write_folded_file(const char *path, const struct stoke_profile *p, size_t value);
 
 #endif

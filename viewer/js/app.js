@@ -1,16 +1,18 @@
 // app.js - the report page: reads the embedded report and wires the tabs,
-// the measure switch, the toolbar, the JavaScript bar and the three views
-// (flame graph, sandwich, function table) to one page state, { tab, value,
-// zoom, query, view, icicle, color, fn, sort, hide, tiers, frames },
-// changed only through setState and kept in the URL fragment (hash.js).
-// Each tab is decoded when first opened and remembers its measure; its
-// tree as the frame options show it (transform.js) is made when first
-// asked for and remembers its zoom; what a view needs (trees, colourings,
-// sandwiches, function totals) is made when first shown.
+// the measure switch, the toolbar, the JavaScript bar, the timeline strip
+// and the three views (flame graph, sandwich, function table) to one page
+// state, { tab, value, zoom, query, view, icicle, color, fn, sort, hide,
+// tiers, frames, range }, changed only through setState and kept in the
+// URL fragment (hash.js). Each tab is decoded when first opened and
+// remembers its measure; its tree as the frame options and the range of
+// time show it (timeline.js, transform.js) is made when first asked for
+// and remembers its zoom (a new range keeps the zoom of the tree it
+// replaces); what a view needs (trees, colourings, sandwiches, function
+// totals) is made when first shown.
 // Never puts a name into HTML: textContent only.
 
 const SEARCH_DELAY_MS = 120;
-const FRAME_VIEWS_KEPT = 4; // per tab: its trees under the last frame options used
+const FRAME_VIEWS_KEPT = 4; // per tab: its trees under the last frame options and ranges used
 
 async function main() {
   const report = await readEmbeddedReport(document);
@@ -33,8 +35,12 @@ async function main() {
     matcher: null,
     pointers: [],
   };
+  const tooltip = new Tooltip($('tooltip'));
   app.setState = (change) => setState(app, change);
   app.openSandwichAtPointer = () => openSandwichAtPointer(app);
+  app.strip = new TimelineStrip({ section: $('timeline'), canvas: $('strip'), words: $('range-words'),
+                                  clear: $('range-clear'), left: $('lanes-left') },
+                                palette, tooltip, (range) => app.setState({ range }));
   app.tabBar = new TabBar($('tabs'), $('graph'), report.tabs.map((t) => t.name),
                           (tab) => pickTab(app, tab));
   app.measureSwitch = new MeasureSwitch($('measure'), (value) => app.setState({ value }));
@@ -47,11 +53,12 @@ async function main() {
   $('sandwich-zoom').addEventListener('click', () => zoomToFunction(app, app.state.fn));
   bindSearch(app);
   bindKeys(app, new HelpOverlay($('help'), $('help-button')));
-  bindPointers(app, new Tooltip($('tooltip')));
+  bindPointers(app, tooltip);
   palette.onChange = () => {
     renderLegend($('legend'), coloringOf(app).legend());
     showJsBar(app);
     for (const v of [app.view, ...app.sandwich.views]) v.invalidate();
+    app.strip.draw();
   };
   app.setState({ tab: 0, ...stateFromHash(location.hash) });
   // An address edited by hand: what it leaves out goes back to its default
@@ -75,8 +82,9 @@ function pickTab(app, tab) {
   }
 }
 
-// { profile (as decoded), kinds (flags by kind), tiered, views (frame
-//   options key -> frame view), value }
+// { profile (as decoded), kinds (flags by kind), tiered, lanes (of its
+//   timeline, or null), views (frame options and range -> frame view),
+//   value }
 function openTab(app, index) {
   if (!app.tabs[index]) {
     const profile = decodeTab(app.report, index);
@@ -84,6 +92,7 @@ function openTab(app, index) {
       profile,
       kinds: kindsPresent(profile),
       tiered: hasTiers(profile),
+      lanes: profile.timeline ? timelineLanes(profile) : null,
       views: new Map(),
       value: defaultValueIndex(profile),
     };
@@ -91,21 +100,33 @@ function openTab(app, index) {
   return app.tabs[index];
 }
 
-// The tab as the frame options of state show it: { profile, shape, trees,
-// functions and sandwiches (by value index), colorings (by colour mode),
-// zoom }; a tab keeps the last few.
-function frameViewOf(tab, state) {
+// The tab as the frame options and the range of time of state show it:
+// { tab, optionsKey, profile, shape, trees, functions and sandwiches (by
+// value index), colorings (by colour mode), zoom }; a tab keeps the last
+// few. A tab without a timeline shows every range whole.
+function frameViewOf(app, tab, state) {
   const options = frameOptions(tab.kinds, state);
-  let view = tab.views.get(options.key);
+  const range = tab.profile.timeline ? state.range : null;
+  const key = options.key + '@' + rangeKey(range);
+  let view = tab.views.get(key);
   if (!view) {
     const started = performance.now();
-    const profile = transformProfile(tab.profile, options);
+    const profile = transformProfile(rangeProfile(tab.profile, app.report.span, range), options);
     performance.measure('stoke:transform', { start: started });
-    view = { profile, shape: buildTreeShape(profile), trees: [], functions: [], sandwiches: [], colorings: {}, zoom: ROOT };
+    view = { tab, optionsKey: options.key, profile, shape: buildTreeShape(profile), trees: [], functions: [],
+             sandwiches: [], colorings: {}, zoom: ROOT };
     if (tab.views.size >= FRAME_VIEWS_KEPT) tab.views.delete(tab.views.keys().next().value);
-    tab.views.set(options.key, view);
+    tab.views.set(key, view);
   }
   return view;
+}
+
+// The zoom a frame view opens at: the node of the view shown before, found
+// by its path, where the two differ only in their range of time; else its
+// own.
+function zoomIn(view, shown) {
+  if (!shown || shown.tab !== view.tab || shown.optionsKey !== view.optionsKey) return view.zoom;
+  return nodeAlong(view.shape, shown.shape, shown.zoom);
 }
 
 function treeOf(view, value) {
@@ -130,9 +151,9 @@ function setState(app, change) {
   const tab = openTab(app, next.tab);
   if (next.tab !== s.tab && !('value' in change)) next.value = tab.value;
   next.value = validValue(tab.profile, next.value);
-  const frameView = frameViewOf(tab, next);
-  const viewChanged = frameView !== app.frameView; // another tab, or other frame options
-  if (viewChanged && !('zoom' in change)) next.zoom = frameView.zoom;
+  const frameView = frameViewOf(app, tab, next);
+  const viewChanged = frameView !== app.frameView; // another tab, other frame options or range
+  if (viewChanged && !('zoom' in change)) next.zoom = zoomIn(frameView, app.frameView);
   const changed = (key) => viewChanged || next[key] !== s[key];
   const retree = changed('value');
   const recolor = retree || changed('color');
@@ -169,8 +190,19 @@ function showTree(app, frameView) {
   app.measureSwitch.show(profile, app.state.value);
   $('summary').textContent = summaryText(app);
   showTabNote(app);
+  showTimeline(app);
   if (tree.total[ROOT] > 0) hideMessage();
   else showMessage(emptyText(app), false);
+}
+
+// The strip of the open tab's timeline, or none.
+function showTimeline(app) {
+  const tab = app.tabs[app.state.tab];
+  const { timeline } = tab.profile;
+  app.strip.show(timeline ? {
+    timeline, span: app.report.span, marks: app.report.marks, lanes: tab.lanes, range: app.profile.range || null,
+    words: rangeWords(app), measure: app.measure,
+  } : null);
 }
 
 // The colouring of the open tab: by change in a differential tab, else by

@@ -113,6 +113,22 @@ function pathFromRoot(tree, node) {
   return path.reverse();
 }
 
+// The node of shape reached from the root by the frames of the path to
+// node in another shape of the same tab (from), or ROOT where one is
+// missing.
+function nodeAlong(shape, from, node) {
+  let at = ROOT;
+  for (const v of pathFromRoot(from, node).slice(1)) {
+    let next = -1;
+    for (let k = shape.childStart[at]; k < shape.childStart[at + 1] && next < 0; k++) {
+      if (shape.frame[shape.children[k]] === from.frame[v]) next = shape.children[k];
+    }
+    if (next < 0) return ROOT;
+    at = next;
+  }
+  return at;
+}
+
 function nodeLabel(tree, profile, node) {
   return tree.frame[node] < 0 ? tabWords(profile).root : frameNameOf(profile, tree.frame[node]);
 }

@@ -1,8 +1,9 @@
 // data.js - reads the report html.c embedded in the page (the block
 // #stoke-data: a JSON document, layout in report_data.h, deflated and in
-// base64, see data_block.h): a string pool and a frame table
-// shared by all tabs and, per tab, a call tree in preorder. A tab's arrays
-// become typed arrays only when the tab is first opened. Names stay plain strings: they
+// base64, see data_block.h): a string pool, a frame table and the moments
+// a timeline marks, shared by all tabs, and per tab a call tree in
+// preorder and, for a CPU tab read from traces, its samples over time. A
+// tab's arrays become typed arrays only when the tab is first opened. Names stay plain strings: they
 // are only ever shown with textContent or drawn on the canvas, never parsed
 // as HTML.
 
@@ -10,7 +11,8 @@ const DATA_VERSION = 4;
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-// Resolves to { title, strings (a StringPool), frames, tabs: [{ name,
+// Resolves to { title, strings (a StringPool), frames, marks: [{ name,
+// atUs }], span: { startUs, endUs } (see recordingSpan), tabs: [{ name,
 // differential, raw }] }.
 async function readEmbeddedReport(doc) {
   const packed = base64Bytes(doc.getElementById('stoke-data').textContent.trim());
@@ -35,8 +37,41 @@ async function readEmbeddedReport(doc) {
       column: optionalColumn(Int32Array, frames.column, frames.name.length),
       tier: optionalColumn(Uint8Array, frames.tier, frames.name.length),
     },
+    ...readTimes(raw),
     tabs: raw.tabs.map((t) => ({ name: String(t.name), differential: t.differential === 1, raw: t })),
   };
+}
+
+// { marks, span } of the document.
+function readTimes(raw) {
+  const marks = readMarks(raw.marks);
+  return { marks, span: recordingSpan(raw, marks) };
+}
+
+// The marks of the document that are well formed, in time order.
+function readMarks(marks) {
+  if (!Array.isArray(marks)) return [];
+  return marks.filter((m) => m && Number.isFinite(m.at_us))
+    .map((m) => ({ name: String(m.name), atUs: m.at_us }))
+    .sort((a, b) => a.atUs - b.atUs);
+}
+
+// When the recording began and ended, in us since the epoch: the earliest
+// start of the tabs' timelines (the time axis of every timeline starts at 0
+// there, as stoke report --from counts) and the latest of their ends and
+// the marks, or null for a report without a timeline.
+function recordingSpan(raw, marks) {
+  const timelines = raw.tabs.map((t) => t.timeline).filter(isTimeline);
+  if (timelines.length === 0) return null;
+  return {
+    startUs: Math.min(...timelines.map((t) => t.start_us)),
+    endUs: Math.max(...timelines.map((t) => t.end_us), ...marks.map((m) => m.atUs)),
+  };
+}
+
+function isTimeline(t) {
+  return Boolean(t) && Number.isFinite(t.start_us) && Number.isFinite(t.end_us) && t.bucket_us > 0 &&
+    Array.isArray(t.offsets) && t.offsets.length >= 2;
 }
 
 // A frame column a report made before it existed lacks: zeros then.
@@ -140,7 +175,33 @@ function decodeTab(report, index) {
     nodeDepth: Int32Array.from(tree.depth),
     nodeFrame: Int32Array.from(tree.frame),
     nodeSelf,
+    timeline: decodeTimeline(raw.timeline, tree.depth.length),
   };
+}
+
+// A tab's samples over time (timeline_data.h) as typed arrays: { startUs,
+// endUs, bucketUs, buckets, offsets (bucket b's entries are offsets[b] ..
+// offsets[b + 1]), node (a node of the embedded tree), weight (of value 0)
+// }, or null for a tab without one. A damaged one is an error.
+function decodeTimeline(raw, nodes) {
+  if (raw === undefined) return null;
+  const offsets = isTimeline(raw) ? Int32Array.from(raw.offsets) : null;
+  const node = offsets && Int32Array.from(raw.node);
+  const weight = offsets && Float64Array.from(raw.weight);
+  const end = offsets ? offsets[offsets.length - 1] : -1;
+  if (!offsets || node.length !== end || weight.length !== end || !sortedWithin(offsets, 0, end) ||
+      !node.every((i) => i >= 0 && i < nodes)) {
+    throw new Error('its timeline is damaged');
+  }
+  return { startUs: raw.start_us, endUs: raw.end_us, bucketUs: raw.bucket_us, buckets: offsets.length - 1,
+           offsets, node, weight };
+}
+
+// Whether a begins at first, never decreases and ends at last.
+function sortedWithin(a, first, last) {
+  if (a[0] !== first || a[a.length - 1] !== last) return false;
+  for (let i = 1; i < a.length; i++) if (a[i] < a[i - 1]) return false;
+  return true;
 }
 
 function frameNameOf(profile, frame) {

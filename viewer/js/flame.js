@@ -5,8 +5,9 @@
 // in view and the frames at least a pixel wide; narrower siblings are drawn
 // merged into one block, so their value never drops out of the picture.
 // Frames are coloured by the coloring it is given (by kind, or by change in
-// a differential tab). Remembers what it drew for hit testing. Never builds
-// DOM besides its canvases.
+// a differential tab). Remembers what it drew for hit testing. Also the
+// canvas helpers the timeline strip shares: sizing for the screen's pixels,
+// a label cut to fit. Never builds DOM besides its canvases.
 
 const ROW_HEIGHT = 18;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -96,13 +97,7 @@ class FlameView {
       : this.scroller.scrollTop + this.height >= this.planeHeight - 1;
     this.width = width;
     this.height = height;
-    const dpr = window.devicePixelRatio || 1;
-    for (const c of [this.canvas, this.overlay]) {
-      c.width = Math.round(width * dpr);
-      c.height = Math.round(height * dpr);
-      c.style.width = width + 'px';
-      c.style.height = height + 'px';
-    }
+    for (const c of [this.canvas, this.overlay]) sizeCanvas(c, width, height);
     this.layoutPlane(wasAtRoots);
     this.render();
   }
@@ -245,19 +240,8 @@ class FlameView {
     ctx.fillText(label, x + TEXT_PAD, y + ROW_HEIGHT / 2);
   }
 
-  // The text, or its longest prefix with an ellipsis that fits in width px.
   fitLabel(text, width) {
-    const full = this.measure(text);
-    if (full <= width) return text;
-    const ctx = this.ctx;
-    let n = Math.floor((text.length * (width - this.measure(ELLIPSIS))) / full);
-    while (n > 0) {
-      if (isHighSurrogate(text.charCodeAt(n - 1))) n--;
-      const label = text.slice(0, n) + ELLIPSIS;
-      if (ctx.measureText(label).width <= width) return label;
-      n--;
-    }
-    return '';
+    return fitText(this.ctx, text, width, (t) => this.measure(t));
   }
 
   measure(text) {
@@ -312,6 +296,31 @@ class FlameView {
     this.overlayCtx.setTransform(1, 0, 0, 1, 0, 0);
     this.overlayCtx.clearRect(0, 0, this.overlay.width, this.overlay.height);
   }
+}
+
+// Makes a canvas width x height CSS pixels, with a pixel of its own for each
+// pixel of the screen.
+function sizeCanvas(canvas, width, height) {
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  canvas.style.width = width + 'px';
+  canvas.style.height = height + 'px';
+}
+
+// The text, or its longest prefix with an ellipsis that fits in width px
+// of ctx's font; measure(t) gives a text's width (cached by the caller).
+function fitText(ctx, text, width, measure) {
+  const full = measure(text);
+  if (full <= width) return text;
+  let n = Math.floor((text.length * (width - measure(ELLIPSIS))) / full);
+  while (n > 0) {
+    if (isHighSurrogate(text.charCodeAt(n - 1))) n--;
+    const label = text.slice(0, n) + ELLIPSIS;
+    if (ctx.measureText(label).width <= width) return label;
+    n--;
+  }
+  return '';
 }
 
 function isHighSurrogate(code) {

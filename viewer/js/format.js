@@ -1,6 +1,7 @@
 // format.js - the text the report shows for numbers: counts with thousands
-// separators, bytes in binary units, durations, percentages and signed
-// changes. Pure functions; never touches the page.
+// separators, bytes in binary units, durations, seconds on a time axis,
+// percentages and signed changes; and labels that start a line. Pure
+// functions; never touches the page.
 
 function formatCount(n) {
   return Math.round(n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -48,6 +49,18 @@ function formatDuration(ns) {
     }
   }
   return '';
+}
+
+// Seconds with the decimals a step of that size needs: "0.50 s" on a
+// 10 ms step, "1,800 s" on a 5 s one.
+function formatSeconds(s, step) {
+  const digits = Math.min(6, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+  return s.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) + ' s';
+}
+
+// "Samples" for "samples": a label at the start of a line.
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // A change from before to after: "+1.5 MiB (+20.0%)", "-300 (-100%)",

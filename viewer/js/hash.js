@@ -1,13 +1,15 @@
 // hash.js - the page state in the URL fragment, so a link (or a reload)
-// reopens the same view: tab, measure, zoom, search, view, orientation,
-// colouring, sandwich function, table order, and for JavaScript the kinds
-// hidden, tiers split and all frames shown. Only what differs from the
+// reopens the same view: tab, measure, range of time (from, until: seconds
+// since the recording began), zoom, search, view, orientation, colouring,
+// sandwich function, table order, and for JavaScript the kinds hidden,
+// tiers split and all frames shown. Only what differs from the
 // defaults is written. Reading never trusts the text: each field is
 // checked, and one that does not fit is left out.
 
 const STATE_DEFAULTS = {
   tab: 0, zoom: ROOT, query: '', view: 'flame', icicle: false, color: 'kind', fn: '', sort: 'total',
   hide: '', tiers: 'merged', frames: 'js', // hide: group keys of kinds.js, 'app,native'
+  range: null, // { from, until }: timeline.js
 };
 const VIEWS = ['flame', 'sandwich', 'table'];
 const COLORS = ['kind', 'name'];
@@ -24,6 +26,10 @@ function stateToHash(state, defaultValue) {
   };
   put('tab', state.tab, STATE_DEFAULTS.tab);
   put('measure', state.value, defaultValue);
+  if (state.range) {
+    params.set('from', secondsText(state.range.from));
+    params.set('until', secondsText(state.range.until));
+  }
   put('zoom', state.zoom, STATE_DEFAULTS.zoom);
   put('search', state.query, STATE_DEFAULTS.query);
   put('view', state.view, STATE_DEFAULTS.view);
@@ -65,5 +71,19 @@ function stateFromHash(hash) {
   };
   for (const [key, value] of Object.entries(fields)) if (value !== null) change[key] = value;
   if (params.get('icicle') === '1') change.icicle = true;
+  const range = rangeFromParams(params);
+  if (range) change.range = range;
   return change;
+}
+
+// { from, until } from the fragment's seconds, or null when either is
+// missing or malformed, or they are not in order.
+function rangeFromParams(params) {
+  const seconds = (key) => {
+    const v = params.get(key);
+    return v !== null && /^\d{1,9}(\.\d{1,6})?$/.test(v) ? Number(v) : null;
+  };
+  const from = seconds('from');
+  const until = seconds('until');
+  return from !== null && until !== null && from < until ? { from, until } : null;
 }

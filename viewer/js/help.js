@@ -1,11 +1,12 @@
 // help.js - the keyboard shortcuts and the overlay that lists them (opened
 // with ? or the Help button, closed with Esc, a click outside or Close).
-// The list below is the one place the keys are named: the overlay shows it
-// and keys.js acts on it.
+// The list below is the one place the keys are named: the overlay shows it,
+// keys.js acts on it, and the timeline strip (timeline_view.js) on the keys
+// of a range of time.
 
 const SHORTCUTS = [
   ['/', 'search (text, or /regex/ with flags)'],
-  ['Esc', 'close this help, leave the search box, or reset the zoom'],
+  ['Esc', 'close this help, leave the search box, reset the zoom, or else show the whole recording again'],
   ['0', 'reset the zoom'],
   ['i', 'flame (roots at the bottom) or icicle (roots at the top)'],
   ['f', 'the flame graph'],
@@ -13,6 +14,10 @@ const SHORTCUTS = [
   ['t', 'the table of functions'],
   ['c', 'colour by module type or by function name'],
   ['j', 'JavaScript first (native callers collapsed) or all frames, in a Node.js profile'],
+  ['r', 'the timeline of a CPU profile: pick a range of time with the keys below'],
+  ['\u2190 \u2192', 'on the timeline: move the range of time by one slice (Page Up, Page Down: a tenth)'],
+  ['Shift+\u2190 \u2192', 'on the timeline: narrow or widen the range'],
+  ['Home End', 'on the timeline: move the range to the start or the end'],
   ['?', 'this help'],
 ];
 
@@ -36,7 +41,8 @@ class HelpOverlay {
     }
     const mouse = document.createElement('p');
     mouse.textContent = 'Click a frame to zoom to it; hover for its numbers. ' +
-      'In the sandwich, click a frame to centre on its function.';
+      'In the sandwich, click a frame to centre on its function. ' +
+      'Drag across the timeline to show that range of time only; click it to show the whole recording.';
     this.close = document.createElement('button');
     this.close.type = 'button';
     this.close.textContent = 'Close';

@@ -1,6 +1,7 @@
 // keys.js - the keyboard shortcuts listed in help.js, acting on the page
-// state. Keys typed into a field (the search box, a select) are the
-// field's, except Esc, which leaves it.
+// state (the timeline strip acts on its own keys while it has the focus).
+// Keys typed into a field (the search box, a select) are the field's,
+// except Esc, which leaves it.
 
 function bindKeys(app, help) {
   const search = document.getElementById('search');
@@ -10,6 +11,7 @@ function bindKeys(app, help) {
     if (e.key === 'Escape') {
       if (help.open) help.hide();
       else if (typing) e.target.blur();
+      else if (app.state.zoom === ROOT && app.state.range && app.strip.shown) app.setState({ range: null });
       else app.setState({ zoom: ROOT });
       return;
     }
@@ -31,6 +33,7 @@ function keyAction(app, help, key, search) {
     case 't': return () => app.setState({ view: 'table' });
     case 's': return () => app.openSandwichAtPointer();
     case 'c': return () => app.setState({ color: app.state.color === 'kind' ? 'name' : 'kind' });
+    case 'r': return app.strip.shown ? () => app.strip.focus() : null;
     case 'j': return app.jsBar.shown ? () => app.setState({ frames: app.state.frames === 'all' ? 'js' : 'all' }) : null;
     case '?': return () => (help.open ? help.hide() : help.show());
     default: return null;

@@ -1,10 +1,10 @@
 // palette.js - the colours of the canvas. Palette is the page's theme
 // (light or dark, following the OS): text, match, hover and merged-block
-// colours, and one hue family per kind of code (enum stoke_frame_kind in
-// model/profile.h; kinds.js names them). KindColoring colours a tab's
-// frames by kind, varied a little per function name so neighbours stay
-// apart; NameColoring by a hash of the name alone (a function keeps its
-// colour everywhere). Never draws a frame itself.
+// colours, the timeline strip's, and one hue family per kind of code (enum
+// stoke_frame_kind in model/profile.h; kinds.js names them). KindColoring
+// colours a tab's frames by kind, varied a little per function name so
+// neighbours stay apart; NameColoring by a hash of the name alone (a
+// function keeps its colour everywhere). Never draws a frame itself.
 
 // Indexed by enum stoke_frame_kind.
 const KIND_STYLES = [
@@ -76,6 +76,16 @@ class Palette {
       this.mergedPattern = ctx.createPattern(tile, 'repeat');
     }
     return this.mergedPattern;
+  }
+
+  // The timeline strip: samples of a process and of a thread, the lanes'
+  // stripes, the marks, the range picked and the time outside it.
+  get timeline() {
+    return this.dark
+      ? { process: 'hsl(14, 62%, 58%)', thread: 'hsl(292, 32%, 66%)', stripe: 'hsl(220, 8%, 19%)',
+          mark: 'hsl(300, 70%, 70%)', range: 'hsla(300, 70%, 60%, 0.9)', outside: 'rgba(22, 24, 28, 0.62)' }
+      : { process: 'hsl(14, 78%, 54%)', thread: 'hsl(292, 30%, 52%)', stripe: 'hsl(220, 14%, 96%)',
+          mark: 'hsl(300, 90%, 38%)', range: 'hsla(300, 90%, 40%, 0.9)', outside: 'rgba(255, 255, 255, 0.66)' };
   }
 
   rootColor() {

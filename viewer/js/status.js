@@ -1,8 +1,8 @@
 // status.js - the page's words about what it shows: the summary of the
 // open tab, the note under the toolbar (which heap a heap tab shows), the
-// search (it marks the matches in the flame graph and says their share),
-// the colour legend, and the message that replaces an empty or unreadable
-// profile. Text only, set with textContent.
+// range of time shown, the search (it marks the matches in the flame graph
+// and says their share), the colour legend, and the message that replaces
+// an empty or unreadable profile. Text only, set with textContent.
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,8 +34,22 @@ function showTabNote(app) {
   el.hidden = text === '';
 }
 
+// Above the timeline: "0.50 s to 1.50 s of 4.21 s: 997 samples", or how
+// to pick a range.
+function rangeWords(app) {
+  const { profile, tree, measure } = app;
+  const step = profile.timeline.bucketUs / US_PER_S;
+  const whole = formatSeconds(spanSeconds(app.report.span), step);
+  if (!profile.range) return 'Timeline, ' + whole + ': drag across it to show a range of time only';
+  return formatSeconds(profile.range.from, step) + ' to ' + formatSeconds(profile.range.until, step) + ' of ' +
+    whole + ': ' + measure.amount(tree.total[ROOT]);
+}
+
 function emptyText(app) {
   const { profile, tree, measure } = app;
+  if (profile.range) {
+    return 'This range of time holds no ' + measure.label + ': Clear range (or Esc) shows the whole recording.';
+  }
   if (profile.differential && tree.before[ROOT] > 0) {
     return 'Nothing is left after: all ' + measure.format(tree.before[ROOT]) +
            ' was only in before (search still finds those frames).';

@@ -131,8 +131,8 @@ function weightFacts(measure, total, self) {
     const { columns, format } = measure;
     return [[columns.total, format(total)], ...(self === null ? [] : [[columns.self, format(self)]])];
   }
-  const label = measure.label.charAt(0).toUpperCase() + measure.label.slice(1);
-  const facts = [[label, measure.format(total) + (self > 0 ? ' (self ' + measure.format(self) + ')' : '')]];
+  const facts = [[capitalized(measure.label),
+                  measure.format(total) + (self > 0 ? ' (self ' + measure.format(self) + ')' : '')]];
   if (measure.time) facts.push(['Time', measure.time(total)]);
   return facts;
 }
