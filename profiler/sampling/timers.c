@@ -18,8 +18,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "agent_fds.h"
-#include "sandbox.h"
+#include "common/agent_fds.h"
+#include "common/sandbox.h"
 
 static int engine;
 static int sample_signal;

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log.h"
 #include "stoke_agent_env.h"
 #include "stoke_format.h"
+#include "common/log.h"
 
 
 static int parse_hz(const char *s, uint32_t *hz)

@@ -8,9 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "modules.h"
-#include "procfs.h"
 #include "stoke_format.h"
+#include "common/procfs.h"
+#include "sampling/modules.h"
 
 void process_read_identity(struct process_description *d)
 {

@@ -19,18 +19,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
 #include "arch_x86_64.h"
-#include "dump_signal.h"
-#include "log.h"
-#include "signal_stack.h"
-#include "signal_view.h"
 #include "modules.h"
-#include "program_action.h"
-#include "sandbox.h"
+#include "signal_stack.h"
 #include "threads.h"
 #include "timers.h"
 #include "unwind.h"
+#include "common/log.h"
+#include "common/sandbox.h"
+#include "program/agent.h"
+#include "program/dump_signal.h"
+#include "program/program_action.h"
+#include "program/signal_view.h"
 
 static _Atomic int sampling_active;
 static int sample_signo;

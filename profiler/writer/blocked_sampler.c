@@ -12,9 +12,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "modules.h"
-#include "procfs.h"
-#include "unwind.h"
+#include "common/procfs.h"
+#include "sampling/modules.h"
+#include "sampling/unwind.h"
 
 #define STACK_COPY_MAX (64 * 1024)
 

@@ -15,8 +15,8 @@
 #include <stdatomic.h>
 
 #include "heap_sharing.h"
-#include "pages.h"
 #include "spinlock.h"
+#include "common/pages.h"
 
 #define SHARDS 64
 #define FIRST_CAPACITY 128

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "sandbox.h"
+#include "common/procfs.h"
+#include "common/sandbox.h"
 
 _Atomic int heap_sharing_mode = HEAP_SHARED; /* until heap_start knows better */
 _Atomic int heap_sharing_sole_inside;

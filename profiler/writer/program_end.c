@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "procfs.h"
-#include "sandbox.h"
-#include "threads.h"
 #include "writer.h"
+#include "common/procfs.h"
+#include "common/sandbox.h"
+#include "sampling/threads.h"
 
 static char status[4096]; /* writer only */
 static struct procfs_file status_file = {-1}, stat_file = {-1};

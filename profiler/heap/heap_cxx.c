@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "agent.h"
 #include "heap.h"
+#include "program/agent.h"
 
 /* -1 unknown, 0 the operators call malloc (libstdc++), 1 they do not. */
 static int operators_bypass_malloc = -1;

@@ -64,21 +64,21 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "agent_fds.h"
 #include "dump_signal.h"
-#include "exit_signals.h"
-#include "sampler.h"
-#include "signal_stack.h"
-#include "signal_view.h"
 #include "exec_env.h"
-#include "heap.h"
-#include "modules.h"
+#include "exit_signals.h"
 #include "port_report.h"
-#include "real_libc.h"
 #include "runtime_names.h"
-#include "sandbox.h"
-#include "unwind.h"
-#include "writer.h"
+#include "signal_view.h"
+#include "common/agent_fds.h"
+#include "common/real_libc.h"
+#include "common/sandbox.h"
+#include "heap/heap.h"
+#include "sampling/modules.h"
+#include "sampling/sampler.h"
+#include "sampling/signal_stack.h"
+#include "sampling/unwind.h"
+#include "writer/writer.h"
 
 /* --- threads ------------------------------------------------------------ */
 

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procfs.h"
 #include "stoke_agent_env.h"
+#include "common/procfs.h"
 
 #define JAVA_NOTICE_FORMAT "Picked up %s: %s\n"
 #define JAVA_VARIABLE "JAVA_TOOL_OPTIONS"

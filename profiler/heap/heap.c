@@ -15,16 +15,16 @@
 #include <stdatomic.h>
 #include <time.h>
 
-#include "arch_x86_64.h"
 #include "heap_live.h"
 #include "heap_sharing.h"
 #include "heap_stacks.h"
 #include "heap_tally.h"
-#include "modules.h"
-#include "signal_stack.h"
-#include "threads.h"
-#include "unwind.h"
-#include "writer.h"
+#include "sampling/arch_x86_64.h"
+#include "sampling/modules.h"
+#include "sampling/signal_stack.h"
+#include "sampling/threads.h"
+#include "sampling/unwind.h"
+#include "writer/writer.h"
 
 #define ALLOC_STACK_FRAMES 64
 

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
 #include "heap.h"
+#include "program/agent.h"
 
 #define BOOTSTRAP_BYTES (256 * 1024)
 

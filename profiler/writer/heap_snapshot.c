@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "heap.h"
-#include "heap_stacks.h"
-#include "heap_tally.h"
 #include "records.h"
 #include "stoke_format.h"
 #include "trace_file.h"
+#include "heap/heap.h"
+#include "heap/heap_stacks.h"
+#include "heap/heap_tally.h"
 
 #define FRAME_BYTES (1u << 20)
 

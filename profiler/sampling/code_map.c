@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "modules.h"
-#include "procfs.h"
-#include "sandbox.h"
+#include "common/procfs.h"
+#include "common/sandbox.h"
 
 #define FIRST_WAIT_NS 20000000ull    /* between looks while the map changes: a cycle */
 #define LONGEST_WAIT_NS 1000000000ull

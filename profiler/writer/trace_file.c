@@ -18,9 +18,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "agent_fds.h"
-#include "log.h"
 #include "stoke_format.h"
+#include "common/agent_fds.h"
+#include "common/log.h"
 
 #define COMPRESSION_LEVEL 3
 

@@ -15,10 +15,10 @@
 #include <time.h>
 #include <ucontext.h>
 
-#include "procfs.h"
 #include "ring.h"
-#include "stack_cache.h"
 #include "stoke_format.h"
+#include "common/procfs.h"
+#include "heap/stack_cache.h"
 
 #define MAX_THREADS 4096
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "sandbox.h"
+#include "common/sandbox.h"
 
 #define PAGE 4096u
 #define MAX_READS_PER_WALK 16 /* pages: a deeper walk ends instead */

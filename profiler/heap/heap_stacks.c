@@ -13,8 +13,8 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "pages.h"
-#include "process_records.h"
+#include "common/pages.h"
+#include "writer/process_records.h"
 
 #define SHARDS 16
 #define ARENA_CHUNK (1u << 20)

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "threads.h"
+#include "sampling/threads.h"
 
 /* Unwinds t if it is blocked in a system call, into t->blocked_frames
  * (reused without unwinding again while it waits at the same place).

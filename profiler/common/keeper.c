@@ -10,9 +10,9 @@
 
 #include <pthread.h>
 
-#include "agent.h"
 #include "agent_fds.h"
-#include "heap.h"
+#include "heap/heap.h"
+#include "program/agent.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t asked = PTHREAD_COND_INITIALIZER, answered = PTHREAD_COND_INITIALIZER;

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "agent.h"
-#include "log.h"
 #include "signal_view.h"
+#include "common/log.h"
 
 static int dump_signo;          /* the signal set up at the start; 0: none */
 static _Atomic int released;    /* the program took that one over */

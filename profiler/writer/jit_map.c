@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent_fds.h"
-#include "runtime_names.h"
-#include "sandbox.h"
 #include "stoke_format.h"
+#include "common/agent_fds.h"
+#include "common/sandbox.h"
+#include "program/runtime_names.h"
 
 /* Room for the text of one record: its payload less the time and length. */
 #define CHUNK (RECORD_MAX_PAYLOAD - 32)

@@ -22,9 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
 #include "stoke_agent_env.h"
 #include "stoke_format.h"
+#include "common/log.h"
 
 #define GIVE_UP_US (120ull * 1000000) /* a heap of gigabytes takes a while */
 #define SNAPSHOT_END "]}"            /* V8's serializer ends its JSON so */
