@@ -18,6 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "real_libc.h"
+
 #define TRACKED_FDS 65536
 #define WORDS (TRACKED_FDS / 64)
 
@@ -39,9 +41,9 @@ void agent_fds_init(void)
  * range closed reaches past the last one (see close_range(2)). Numbers 0
  * to 2 then hold /dev/null, so that library code writing to stderr on
  * this thread (glibc's fatal messages) never writes into one of its files. */
-int agent_fds_take_own_table(int (*real_close_range)(unsigned, unsigned, int))
+int agent_fds_take_own_table(void)
 {
-    if (real_close_range(0, ~0u, CLOSE_RANGE_UNSHARE))
+    if (REAL(syscall)(SYS_close_range, 0, ~0u, CLOSE_RANGE_UNSHARE))
         return -1;
     for (int fd = 0; fd <= STDERR_FILENO; fd++)
         open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -77,11 +79,10 @@ int agent_fds_owned(int fd)
            (atomic_load_explicit(&owned[fd / 64], memory_order_relaxed) >> (fd % 64)) & 1;
 }
 
-/* The close system call itself: the agent's own close() would be its
- * interposer. */
+/* The close system call itself, past the agent's interposers. */
 static void close_now(int fd)
 {
-    syscall(SYS_close, fd);
+    REAL(syscall)(SYS_close, fd);
 }
 
 int agent_fds_adopt(int fd)

@@ -33,9 +33,9 @@
 void agent_fds_init(void);
 
 /* Gives the calling thread (the writer) a table of its own, with none of
- * the program's descriptors, by real_close_range. Returns 0, or -1: it
- * shares the program's. Normal context. */
-int agent_fds_take_own_table(int (*real_close_range)(unsigned, unsigned, int));
+ * the program's descriptors. Returns 0, or -1: it shares the program's.
+ * Normal context. */
+int agent_fds_take_own_table(void);
 
 /* The thread with a table of its own ends (its table goes with it), or, in
  * a fork child, does not exist. */

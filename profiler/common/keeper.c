@@ -11,8 +11,7 @@
 #include <pthread.h>
 
 #include "agent_fds.h"
-#include "heap/heap.h"
-#include "program/agent.h"
+#include "agent_threads.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t asked = PTHREAD_COND_INITIALIZER, answered = PTHREAD_COND_INITIALIZER;
@@ -24,7 +23,7 @@ static pthread_t keeper;
 
 static void *keeper_main(void *unused)
 {
-    heap_ignore_this_thread();
+    agent_thread_mark_own();
     pthread_setname_np(pthread_self(), "stoke-keeper");
     pthread_mutex_lock(&lock);
     for (;;) {
@@ -47,7 +46,7 @@ static void *keeper_main(void *unused)
 
 int keeper_start(void)
 {
-    int err = agent_create_unsampled_thread(&keeper, keeper_main, NULL);
+    int err = agent_thread_create(&keeper, keeper_main, NULL);
     running = !err;
     return err;
 }

@@ -19,19 +19,18 @@
 #include "heap_sharing.h"
 #include "heap_stacks.h"
 #include "heap_tally.h"
+#include "common/agent_threads.h"
 #include "sampling/arch_x86_64.h"
 #include "sampling/modules.h"
 #include "sampling/signal_stack.h"
 #include "sampling/threads.h"
 #include "sampling/unwind.h"
-#include "writer/writer.h"
 
 #define ALLOC_STACK_FRAMES 64
 
 struct heap_thread {
     uint64_t rng;         /* 0 until the thread's first sample */
     int busy;             /* inside a hook already: do not track */
-    int ignored;          /* one of the agent's own threads */
 };
 
 static __thread struct heap_thread self __attribute__((tls_model("initial-exec")));
@@ -55,7 +54,7 @@ void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
     seed = fixed_seed;
     heap_tally_start(interval);
     if (!sharing_decided) /* alone: the caller and the agent's threads */
-        heap_sharing_start(WRITER_THREADS, heap_tally_nursery_flush);
+        heap_sharing_start(AGENT_THREADS, heap_tally_nursery_flush);
     sharing_decided = 1; /* (a restart after a failed exec keeps what is) */
     if (interval == 1)
         heap_live_exact();
@@ -85,11 +84,6 @@ int heap_tracking(void)
 uint64_t heap_interval(void)
 {
     return interval;
-}
-
-void heap_ignore_this_thread(void)
-{
-    self.ignored = 1;
 }
 
 /* The mark must be in memory while the agent's own malloc or free runs:
@@ -288,7 +282,7 @@ void heap_sampled_alloc(void *p, size_t size)
     if (first_crossing(size))
         return;
     heap_bytes_until_sample = next_gap();
-    if (!p || self.busy || self.ignored)
+    if (!p || self.busy || agent_thread_is_own())
         return;
     heap_live_prefetch_insert((uintptr_t)p); /* while the stack is found */
     self.busy++;
@@ -300,7 +294,7 @@ void heap_sampled_alloc(void *p, size_t size)
  * written. */
 static int may_track_free(const void *p)
 {
-    return p && heap_tracking() && !self.busy && !self.ignored;
+    return p && heap_tracking() && !self.busy && !agent_thread_is_own();
 }
 
 void heap_free_end(void *p)

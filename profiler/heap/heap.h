@@ -96,10 +96,6 @@ void heap_agent_work_end(void);
  * tables are shared from then on (heap_sharing.h). */
 void heap_threads_coming(void);
 
-/* Marks the calling thread as the agent's own: its allocations are not
- * tracked (the writer's buffers are not the program's heap). */
-void heap_ignore_this_thread(void);
-
 void heap_fork_prepare(void);
 void heap_fork_parent(void);
 void heap_fork_child(void);

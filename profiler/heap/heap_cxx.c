@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "heap.h"
-#include "program/agent.h"
+#include "common/agent_export.h"
 
 /* -1 unknown, 0 the operators call malloc (libstdc++), 1 they do not. */
 static int operators_bypass_malloc = -1;

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "heap.h"
-#include "program/agent.h"
+#include "common/agent_export.h"
 
 #define BOOTSTRAP_BYTES (256 * 1024)
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/pages.h"
-#include "writer/process_records.h"
+#include "sampling/modules.h"
 
 #define SHARDS 16
 #define ARENA_CHUNK (1u << 20)
@@ -113,7 +113,7 @@ static struct heap_stack *create(struct shard *s, const uint64_t *frames, uint32
     uint64_t *offsets = raw + n;
     uint32_t *modules = (uint32_t *)(offsets + n);
     memcpy(raw, frames, n * sizeof *frames);
-    resolve_frames(frames, n, modules, offsets);
+    modules_resolve(frames, n, modules, offsets);
     e->nframes = n;
     e->flags = flags;
     e->hash = hash;

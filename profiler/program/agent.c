@@ -25,6 +25,7 @@
 #include "port_report.h"
 #include "runtime_names.h"
 #include "stoke.h"
+#include "common/agent_export.h"
 #include "common/agent_fds.h"
 #include "common/log.h"
 #include "common/pages.h"

@@ -5,33 +5,9 @@
 #ifndef STOKE_AGENT_AGENT_H
 #define STOKE_AGENT_AGENT_H
 
-#include <pthread.h>
-#include <signal.h>
-
-/* The agent is built with hidden visibility; these are its exported names. */
-#define AGENT_EXPORT __attribute__((visibility("default")))
-
 /* 1 while this process is being profiled (not in a vfork child, unless
  * under a seccomp filter, where the pid is not asked). */
 int agent_active(void);
-
-/* Starts one of the agent's own threads, which is never sampled. */
-int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *arg);
-
-/* libc's sigaction, bypassing the agent's own interposer. */
-struct sigaction;
-int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old);
-
-/* The close_range system call itself, past the agent's interposers (which
- * keep the agent's descriptors from the program's calls). */
-int agent_close_range(unsigned first, unsigned last, int flags);
-
-/* 1 when signo has its default disposition (nobody handles it). */
-int agent_signal_is_default(int signo);
-
-/* Installs one of the agent's handlers: SA_SIGINFO | SA_RESTART |
- * SA_ONSTACK, every signal blocked while it runs. Returns 0 or -1. */
-int agent_install_handler(int signo, void (*handler)(int, siginfo_t *, void *));
 
 /* A thread created through pthread_create starts / ends. */
 void agent_thread_begin(void);

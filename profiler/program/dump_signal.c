@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agent.h"
 #include "signal_view.h"
+#include "common/agent_signals.h"
 #include "common/log.h"
+#include "common/real_libc.h"
 
 static int dump_signo;          /* the signal set up at the start; 0: none */
 static _Atomic int released;    /* the program took that one over */
@@ -93,7 +94,7 @@ static void set_writer_mask(int how, int signo)
     sigset_t one;
     sigemptyset(&one);
     sigaddset(&one, signo);
-    signal_real_mask(how, &one, NULL);
+    REAL(pthread_sigmask)(how, &one, NULL);
 }
 
 void dump_signal_receive_on_this_thread(void)

@@ -10,9 +10,9 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "agent.h"
 #include "program_action.h"
-#include "signal_view.h"
+#include "common/agent_signals.h"
+#include "common/real_libc.h"
 
 static const int exit_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define EXIT_SIGNALS (sizeof exit_signals / sizeof exit_signals[0])
@@ -38,15 +38,7 @@ static void end_by_default(int signo)
         return; /* another thread is ending the process already */
     if (finish_trace)
         finish_trace();
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    agent_sigaction(signo, &dfl, NULL);
-    sigset_t one;
-    sigemptyset(&one);
-    sigaddset(&one, signo);
-    signal_real_mask(SIG_UNBLOCK, &one, NULL);
-    raise(signo);
+    agent_signal_raise_default(signo);
     atomic_store(&ending, 0); /* not reached unless the signal is held elsewhere */
 }
 
@@ -75,14 +67,14 @@ static void on_exit_signal(int signo, siginfo_t *info, void *context)
 static void apply(int signo, const struct sigaction *a)
 {
     if (program_action_is(a, SIG_IGN)) {
-        agent_sigaction(signo, a, NULL);
+        REAL(sigaction)(signo, a, NULL);
     } else if (program_action_is(a, SIG_DFL)) {
         agent_install_handler(signo, on_exit_signal);
     } else {
         struct sigaction real = *a;
         real.sa_sigaction = on_exit_signal;
         real.sa_flags = (a->sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
-        agent_sigaction(signo, &real, NULL);
+        REAL(sigaction)(signo, &real, NULL);
     }
 }
 
@@ -104,7 +96,7 @@ static int take_over(int i, const struct sigaction *sa)
 {
     struct sigaction inherited;
     if (!finish_trace || !sa || program_action_is(sa, SIG_IGN) ||
-        agent_sigaction(exit_signals[i], NULL, &inherited))
+        REAL(sigaction)(exit_signals[i], NULL, &inherited))
         return 0;
     program_action_set(&program[i], &inherited, NULL);
     kept[i] = 1;

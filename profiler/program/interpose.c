@@ -70,6 +70,7 @@
 #include "port_report.h"
 #include "runtime_names.h"
 #include "signal_view.h"
+#include "common/agent_export.h"
 #include "common/agent_fds.h"
 #include "common/real_libc.h"
 #include "common/sandbox.h"
@@ -77,6 +78,7 @@
 #include "sampling/modules.h"
 #include "sampling/sampler.h"
 #include "sampling/signal_stack.h"
+#include "sampling/threads.h"
 #include "sampling/unwind.h"
 #include "writer/writer.h"
 
@@ -111,11 +113,6 @@ static void *start_sampled_thread(void *p)
     signal_view_set(start.signal_view);
     agent_thread_begin();
     return start.fn(start.arg);
-}
-
-int agent_create_unsampled_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-    return REAL(pthread_create)(thread, NULL, fn, arg);
 }
 
 AGENT_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
@@ -370,7 +367,8 @@ static long raw_sigprocmask(long how, const void *set, void *old, long size)
     return ret;
 }
 
-int agent_close_range(unsigned first, unsigned last, int flags)
+/* close_range as the raw system call does it, for the program's syscall(). */
+static int raw_close_range(unsigned first, unsigned last, int flags)
 {
     return (int)REAL(syscall)(SYS_close_range, first, last, flags);
 }
@@ -410,7 +408,7 @@ AGENT_EXPORT long syscall(long number, ...)
         break;
     case SYS_close_range:
         return agent_fds_program_close_range((unsigned)a[0], (unsigned)a[1], (int)a[2],
-                                             agent_close_range);
+                                             raw_close_range);
     }
     return REAL(syscall)(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
@@ -565,36 +563,13 @@ AGENT_EXPORT int sigwait(const sigset_t *set, int *sig)
 
 /* --- signal handlers ------------------------------------------------------ */
 
-int agent_sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
-{
-    return REAL(sigaction)(signo, sa, old);
-}
-
-int agent_signal_is_default(int signo)
-{
-    struct sigaction old;
-    if (agent_sigaction(signo, NULL, &old))
-        return 0;
-    return !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
-}
-
-int agent_install_handler(int signo, void (*handler)(int, siginfo_t *, void *))
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = handler;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK; /* never on a small program stack */
-    sigfillset(&sa.sa_mask);
-    return agent_sigaction(signo, &sa, NULL);
-}
-
 AGENT_EXPORT int sigaction(int signo, const struct sigaction *sa, struct sigaction *old)
 {
     int ret;
     if (sampler_program_sigaction(signo, sa, old, &ret) ||
         exit_signals_program_sigaction(signo, sa, old, &ret))
         return ret;
-    ret = agent_sigaction(signo, sa, old);
+    ret = REAL(sigaction)(signo, sa, old);
     if (!ret && sa && dump_signal_program_handles(signo))
         writer_await_heap_signal();
     return ret;
@@ -602,7 +577,7 @@ AGENT_EXPORT int sigaction(int signo, const struct sigaction *sa, struct sigacti
 
 AGENT_EXPORT int sigaltstack(const stack_t *ss, stack_t *old)
 {
-    return signal_stack_program_call(ss, old);
+    return signal_stack_program_call(current_thread, ss, old);
 }
 
 /* signal() as glibc defines it: BSD semantics, through sigaction. */

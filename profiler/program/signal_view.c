@@ -6,21 +6,13 @@
 #define _GNU_SOURCE
 #include "signal_view.h"
 
-#include <dlfcn.h>
+#include "common/real_libc.h"
 
 enum { UNBLOCKED_ROLE, BLOCKED_ROLE, ROLES };
 
 static int owned[ROLES];                     /* signal of each role, 0: none */
 static int forced[ROLES];                    /* 0 once released to the program */
 static __thread unsigned view_bits __attribute__((tls_model("initial-exec")));
-
-int signal_real_mask(int how, const sigset_t *set, sigset_t *old)
-{
-    static int (*real)(int, const sigset_t *, sigset_t *);
-    if (!real)
-        real = (int (*)(int, const sigset_t *, sigset_t *))dlsym(RTLD_NEXT, "pthread_sigmask");
-    return real(how, set, old);
-}
 
 static void set_view(int role, int blocked)
 {
@@ -37,7 +29,7 @@ static void apply(int signo, int block)
     sigset_t one;
     sigemptyset(&one);
     sigaddset(&one, signo);
-    signal_real_mask(block ? SIG_BLOCK : SIG_UNBLOCK, &one, NULL);
+    REAL(pthread_sigmask)(block ? SIG_BLOCK : SIG_UNBLOCK, &one, NULL);
 }
 
 static void own(int role, int signo)
@@ -45,7 +37,7 @@ static void own(int role, int signo)
     owned[role] = signo;
     forced[role] = 1;
     sigset_t current;
-    signal_real_mask(SIG_BLOCK, NULL, &current);
+    REAL(pthread_sigmask)(SIG_BLOCK, NULL, &current);
     set_view(role, sigismember(&current, signo));
     apply(signo, role == BLOCKED_ROLE);
 }

@@ -25,9 +25,6 @@ void signal_view_own_blocked(int signo);
  * the program's wish at once; views are still kept and reported. */
 void signal_view_release(int signo);
 
-/* libc's pthread_sigmask, bypassing the agent's interposer. */
-int signal_real_mask(int how, const sigset_t *set, sigset_t *old);
-
 /* For the sigprocmask/pthread_sigmask interposers: the mask to really set
  * for the program's request, and the program's view of an old mask. */
 void signal_view_filter(int how, const sigset_t *set, sigset_t *actual);

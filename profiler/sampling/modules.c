@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stoke_format.h"
+
 #define MAX_MODULES 1024
 #define MAX_REMOVED 1024
 #define PAGE_MASK ((uintptr_t)4095)
@@ -151,6 +153,21 @@ int modules_enter(void)
 void modules_leave(void)
 {
     atomic_fetch_sub(&unwinders_in_flight, 1);
+}
+
+static void set_frame(uint64_t address, const struct module_view *m, uint32_t *module,
+                      uint64_t *offset)
+{
+    *module = m ? m->id : STOKE_MODULE_NONE;
+    *offset = m ? address - m->bias : address;
+}
+
+void modules_resolve(const uint64_t *frames, uint32_t n, uint32_t *modules, uint64_t *offsets)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct module_view m;
+        set_frame(frames[i], modules_find(frames[i], &m) ? NULL : &m, &modules[i], &offsets[i]);
+    }
 }
 
 /* --- scanning (normal context, table_lock held) ----------------------- */
@@ -468,6 +485,16 @@ int modules_add_alias(uintptr_t original, uintptr_t lo, uintptr_t hi, uintptr_t 
     }
     pthread_mutex_unlock(&table_lock);
     return ok ? 0 : -1;
+}
+
+void modules_resolve_at(const uint64_t *frames, uint32_t n, uint64_t when_ns, uint32_t *modules,
+                        uint64_t *offsets)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        struct module_view m;
+        set_frame(frames[i], modules_find_at(frames[i], when_ns, &m) ? NULL : &m, &modules[i],
+                  &offsets[i]);
+    }
 }
 
 uint32_t modules_visit_new(uint32_t after_id, module_visit_fn fn, void *arg)

@@ -50,6 +50,16 @@ int modules_contains(uintptr_t addr);
  * also if it was unloaded since. Normal context. */
 int modules_find_at(uintptr_t addr, uint64_t when_ns, struct module_view *out);
 
+/* The module id and offset of each of frames[0..n), as a trace names a
+ * frame: outside every module, STOKE_MODULE_NONE and the address itself.
+ * Handler-safe, as modules_find. */
+void modules_resolve(const uint64_t *frames, uint32_t n, uint32_t *modules, uint64_t *offsets);
+
+/* The same for frames sampled at time when_ns, whose module may have been
+ * unloaded since (modules_find_at). Writer thread only. */
+void modules_resolve_at(const uint64_t *frames, uint32_t n, uint64_t when_ns, uint32_t *modules,
+                        uint64_t *offsets);
+
 /* Brackets the handler's use of module memory. modules_enter returns 0 when
  * unwinding is allowed, -1 while a dlclose is unmapping code (then skip the
  * sample, and do not call modules_leave). */

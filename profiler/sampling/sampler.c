@@ -25,9 +25,10 @@
 #include "threads.h"
 #include "timers.h"
 #include "unwind.h"
+#include "common/agent_signals.h"
 #include "common/log.h"
+#include "common/real_libc.h"
 #include "common/sandbox.h"
-#include "program/agent.h"
 #include "program/dump_signal.h"
 #include "program/program_action.h"
 #include "program/signal_view.h"
@@ -129,15 +130,7 @@ static void forward_to_program(int signo, siginfo_t *info, void *context)
     if (signal_view_blocked(signo)) {
         keep_pending(signo, info, context, current_thread);
     } else if (program_action_is(a, SIG_DFL)) {
-        struct sigaction dfl;
-        memset(&dfl, 0, sizeof dfl);
-        dfl.sa_handler = SIG_DFL;
-        agent_sigaction(signo, &dfl, NULL); /* its default action: terminate */
-        sigset_t one;
-        sigemptyset(&one);
-        sigaddset(&one, signo);
-        signal_real_mask(SIG_UNBLOCK, &one, NULL);
-        raise(signo);
+        agent_signal_raise_default(signo); /* its default action: terminate */
     } else if (!program_action_is(a, SIG_IGN)) {
         program_action_call(a, signo, info, context);
     }
@@ -272,7 +265,7 @@ void sampler_before_new_program(void)
     struct sigaction ignore;
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
-    agent_sigaction(sample_signo, &ignore, NULL);
+    REAL(sigaction)(sample_signo, &ignore, NULL);
 }
 
 void sampler_after_new_program(void)

@@ -100,9 +100,8 @@ void signal_stack_run(struct thread_state *t, void (*fn)(void *), void *arg,
 /* What a thread without the program's own alternate stack reports. */
 static const stack_t none_set = {.ss_sp = NULL, .ss_flags = SS_DISABLE, .ss_size = 0};
 
-int signal_stack_program_call(const stack_t *ss, stack_t *old)
+int signal_stack_program_call(const struct thread_state *t, const stack_t *ss, stack_t *old)
 {
-    struct thread_state *t = current_thread;
     stack_t current;
     if (!t || !t->agent_stack_hi || real_sigaltstack(NULL, &current))
         return real_sigaltstack(ss, old);

@@ -44,7 +44,8 @@ void signal_stack_run(struct thread_state *t, void (*fn)(void *), void *arg,
                       uintptr_t interrupted_sp);
 
 /* sigaltstack as the program sees it (see above): what the program's call
- * does and returns, errno included. */
-int signal_stack_program_call(const stack_t *ss, stack_t *old);
+ * does and returns, errno included. t: the calling thread's state, or
+ * NULL (then the call is the kernel's own). */
+int signal_stack_program_call(const struct thread_state *t, const stack_t *ss, stack_t *old);
 
 #endif

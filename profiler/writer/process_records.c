@@ -93,31 +93,6 @@ uint32_t records_new_maps(struct records *r, uint32_t after_id, uint64_t time_us
     return modules_visit_new(after_id, record_map, &v);
 }
 
-static void set_frame(uint64_t address, const struct module_view *m, uint32_t *module,
-                      uint64_t *offset)
-{
-    *module = m ? m->id : STOKE_MODULE_NONE;
-    *offset = m ? address - m->bias : address;
-}
-
-void resolve_frames(const uint64_t *frames, uint32_t n, uint32_t *modules, uint64_t *offsets)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        struct module_view m;
-        set_frame(frames[i], modules_find(frames[i], &m) ? NULL : &m, &modules[i], &offsets[i]);
-    }
-}
-
-void resolve_frames_at(const uint64_t *frames, uint32_t n, uint64_t when_ns,
-                       uint32_t *modules, uint64_t *offsets)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        struct module_view m;
-        set_frame(frames[i], modules_find_at(frames[i], when_ns, &m) ? NULL : &m, &modules[i],
-                  &offsets[i]);
-    }
-}
-
 void records_stack(struct records *r, uint32_t id, uint32_t flags, uint32_t n,
                    const uint32_t *modules, const uint64_t *offsets)
 {

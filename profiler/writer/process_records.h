@@ -39,14 +39,6 @@ void records_note(struct records *r, const char *text);
 /* MAP records for the modules with id > after_id; returns the last id. */
 uint32_t records_new_maps(struct records *r, uint32_t after_id, uint64_t time_us);
 
-/* Module id and offset of each frame (module 0: the address itself). */
-void resolve_frames(const uint64_t *frames, uint32_t n, uint32_t *modules, uint64_t *offsets);
-
-/* The same for frames sampled at time when_ns, when their module may have
- * been unloaded since. Writer thread only. */
-void resolve_frames_at(const uint64_t *frames, uint32_t n, uint64_t when_ns,
-                       uint32_t *modules, uint64_t *offsets);
-
 void records_stack(struct records *r, uint32_t id, uint32_t flags, uint32_t n,
                    const uint32_t *modules, const uint64_t *offsets);
 

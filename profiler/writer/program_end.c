@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "writer.h"
+#include "common/agent_threads.h"
 #include "common/procfs.h"
 #include "common/sandbox.h"
 #include "sampling/threads.h"
@@ -63,7 +63,7 @@ int program_end_main_status(void)
 enum program_end program_end_check(void)
 {
     if (sandbox_filtered() || !reread(&status_file) ||
-        procfs_field_number(status, "Threads") != WRITER_THREADS + 1 || !main_thread_ended())
+        procfs_field_number(status, "Threads") != AGENT_THREADS + 1 || !main_thread_ended())
         return PROGRAM_RUNNING;
     return threads_all_left_through_libc() ? PROGRAM_LEFT_THROUGH_LIBC : PROGRAM_LEFT_RAW;
 }

@@ -35,16 +35,16 @@
 #include "stoke_format.h"
 #include "trace_file.h"
 #include "common/agent_fds.h"
+#include "common/agent_threads.h"
 #include "common/keeper.h"
 #include "common/log.h"
 #include "common/procfs.h"
+#include "common/real_libc.h"
 #include "common/sandbox.h"
 #include "heap/heap.h"
 #include "heap/heap_tally.h"
-#include "program/agent.h"
 #include "program/dump_signal.h"
 #include "program/runtime_names.h"
-#include "program/signal_view.h"
 #include "sampling/code_map.h"
 #include "sampling/modules.h"
 #include "sampling/signal_stack.h"
@@ -156,11 +156,11 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
 {
     uint32_t modules[STOKE_MAX_FRAMES];
     uint64_t offsets[STOKE_MAX_FRAMES];
-    resolve_frames_at(frames, n, time_ns, modules, offsets);
+    modules_resolve_at(frames, n, time_ns, modules, offsets);
     if (has_unknown_code(frames, modules, n)) {
         code_map_ask();
         if (code_map_refresh(monotonic_ns()))
-            resolve_frames_at(frames, n, time_ns, modules, offsets);
+            modules_resolve_at(frames, n, time_ns, modules, offsets);
     }
     /* every module a STACK names has its MAP earlier in the file */
     last_module_id = records_new_maps(&recs, last_module_id, since_start_us(monotonic_ns()));
@@ -472,7 +472,7 @@ static void close_syscall_file(struct thread_state *t)
 static int open_trace(void)
 {
     if (!sandbox_filtered())
-        agent_fds_take_own_table(agent_close_range);
+        agent_fds_take_own_table();
     process_read_identity(&process);
     jit_map_start();
     code_map_reset();
@@ -499,7 +499,7 @@ static void leave(void)
 
 static void *writer_main(void *arg)
 {
-    heap_ignore_this_thread();
+    agent_thread_mark_own();
     dump_signal_receive_on_this_thread();
     pthread_setname_np(pthread_self(), STOKE_WRITER_THREAD_NAME);
     pthread_mutex_lock(&state_lock);
@@ -580,11 +580,11 @@ int writer_start(const struct writer_process *p)
     init_conditions();
     sigset_t all, old;
     sigfillset(&all);
-    signal_real_mask(SIG_SETMASK, &all, &old); /* not the program's: no view changes */
+    REAL(pthread_sigmask)(SIG_SETMASK, &all, &old); /* not the program's: no view changes */
     int err = keeper_start();
-    if (!err && (err = agent_create_unsampled_thread(&writer_thread, writer_main, NULL)))
+    if (!err && (err = agent_thread_create(&writer_thread, writer_main, NULL)))
         keeper_stop();
-    signal_real_mask(SIG_SETMASK, &old, NULL);
+    REAL(pthread_sigmask)(SIG_SETMASK, &old, NULL);
     if (err)
         return -1;
     pthread_mutex_lock(&start_lock);

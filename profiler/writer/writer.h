@@ -10,10 +10,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The agent's threads in a profiled process: the writer and its keeper
- * (keeper.h). Neither is sampled, nor writes the heap tables. */
-#define WRITER_THREADS 2
-
 struct writer_process {
     const char *output_dir;
     int clock;            /* enum stoke_clock */
