@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <time.h>
 
+#include "heap_hooks.h"
 #include "heap_live.h"
 #include "heap_sharing.h"
 #include "heap_stacks.h"
@@ -71,9 +72,14 @@ void heap_stop(void)
     atomic_store(&heap_tracking_on, 0);
 }
 
+/* libstoke-cpu.so's answers (heap_hooks.h). */
 __attribute__((weak)) int heap_hooks_present(void)
 {
     return 0;
+}
+
+__attribute__((weak)) void heap_hooks_resolve(void)
+{
 }
 
 int heap_tracking(void)

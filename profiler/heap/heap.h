@@ -18,11 +18,6 @@
 
 #include "heap_live.h"
 
-/* 1 in libstoke.so, whose heap_hooks.c and heap_cxx.c interpose the
- * allocator; 0 in libstoke-cpu.so, built without them (heap.c's weak
- * default), which can track no heap. */
-int heap_hooks_present(void);
-
 /* Readies a process that will track its heap, before the agent starts its
  * own threads in it (heap_sharing_prepare). */
 void heap_prepare(void);

@@ -20,13 +20,16 @@
 #include <string.h>
 
 #include "heap.h"
+#include "heap_hooks.h"
 #include "common/agent_export.h"
 
 #define BOOTSTRAP_BYTES (256 * 1024)
 
 /* The allocator underneath. malloc, free, calloc and realloc start as the
- * first_* functions below, which resolve the real ones on first use, so the
- * hot hooks test nothing before they call on. */
+ * first_* functions below, which look the real ones up at the first
+ * allocation (the loader's and libc's own come before any constructor),
+ * so the hot hooks test nothing before they call on; the agent's
+ * constructor makes sure the lookup is done (heap_hooks_resolve). */
 struct allocator {
     _Atomic(void *(*)(size_t)) malloc;
     _Atomic(void (*)(void *)) free;
@@ -171,6 +174,12 @@ static __attribute__((noinline)) void free_maybe_sampled(void *p)
 int heap_hooks_present(void)
 {
     return 1;
+}
+
+void heap_hooks_resolve(void)
+{
+    ready();
+    heap_cxx_resolve();
 }
 
 AGENT_EXPORT void *malloc(size_t size)

@@ -32,6 +32,7 @@
 #include "common/real_libc.h"
 #include "common/sandbox.h"
 #include "heap/heap.h"
+#include "heap/heap_hooks.h"
 #include "sampling/modules.h"
 #include "sampling/safe_memory.h"
 #include "sampling/sampler.h"
@@ -296,7 +297,8 @@ static void agent_start(void)
 __attribute__((constructor)) static void agent_init(void)
 {
     int saved_errno = errno;
-    real_libc_resolve();
+    real_libc_resolve(); /* first: every lookup of the agent's is done at its start */
+    heap_hooks_resolve();
     log_init();
     port_report_init();
     agent_start();

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 static char note[512];
+static int asked;
 
 /* A non-PIE executable that takes malloc's address (node does) makes its
  * own PLT entry malloc's canonical address: the symbol there is undefined
@@ -25,6 +26,9 @@ static int defined_there(void *address, Dl_info *found)
 
 const char *foreign_allocator_note(void)
 {
+    if (asked)
+        return note[0] ? note : NULL;
+    asked = 1;
     Dl_info found, agent;
     void *malloc_found = dlsym(RTLD_DEFAULT, "malloc");
     if (!malloc_found || !defined_there(malloc_found, &found) ||

@@ -11,8 +11,9 @@
 #define STOKE_AGENT_FOREIGN_ALLOCATOR_H
 
 /* NULL when the program's malloc is the agent's, else a sentence for the
- * user naming the file whose malloc the program uses. Normal context; the
- * text lives as long as the process. */
+ * user naming the file whose malloc the program uses; the text lives as
+ * long as the process. The loader is asked at the first call (the agent's
+ * start); later calls (a fork child's start) give the same answer. */
 const char *foreign_allocator_note(void);
 
 #endif
