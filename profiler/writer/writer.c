@@ -1,14 +1,17 @@
 /*
- * writer.c - the writer thread (see writer.h). It holds state_lock while it
- * works and releases it while it sleeps, so fork can wait for a quiet
- * moment. It is the only reader of the rings and the only user of the
- * stack table and the record buffer. Never runs in signal context; all
- * signals are blocked on it.
+ * writer.c - the writer thread (see writer.h). Its state is two structs:
+ * `writer`, the thread and what the program's threads share with it, and
+ * `trace`, the trace it writes, which writer_start sets up anew (after a
+ * failed exec, the process's next trace names its stacks again) and a
+ * fork child drops. The thread holds writer.lock while it works and
+ * releases it while it sleeps, so fork can wait for a quiet moment. It is
+ * the only reader of the rings and the only user of the stack table and
+ * the record buffer. Never runs in signal context; all signals are blocked
+ * on it.
  *
  * It works in a descriptor table of its own where the kernel allows
- * (agent_fds.h), so it opens its files itself, trace file included, and
- * asks its keeper (keeper.h) for what needs the program's table.
- */
+ * (common/agent_fds.h), so it opens its files itself, trace file included,
+ * and asks its keeper (common/keeper.h) for what needs the program's table. */
 #define _GNU_SOURCE
 #include "writer.h"
 
@@ -61,41 +64,74 @@
 #define STOP_WAIT_SECONDS 2     /* _exit and exec may run in a signal handler */
 #define AWAIT_SIGNAL_MS 1000    /* a cycle, unless the writer is stuck */
 
-static struct trace_file file;
-static struct records recs;
-static struct stack_intern stacks;
-static uint32_t last_module_id;
-static uint64_t start_ns, last_flush_ns;
-static uint64_t exited_samples, exited_lost, exited_handler_ns;
-static uint32_t threads_seen;
-static uint64_t blocked_tick_ns; /* wall clock: period of blocked samples, else 0 */
-static struct process_description process;
-static const char *process_note;
-static char output_dir[4096];
-static int heap_peak;
-static int64_t peak_written;
-
 /* A heap snapshot asked for through the API, served by the writer. */
 struct dump_request {
     const char *path;
     int pending, done, result, error;
     char written[4096];
 };
-static struct dump_request *api_request;
-static pthread_cond_t dump_done;
 
-static pthread_t writer_thread;
-/* Under start_lock, not state_lock: the program goes on while the writer's
- * first cycle runs. */
-static enum { WRITER_STARTING, WRITER_STARTED, WRITER_FAILED } start_state;
-static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t started;
-static int writer_running;
-static int forked;        /* this process is a fork child of a profiled one */
-static int exec_pending;  /* the process is about to exec */
-static _Atomic int stop_requested;
-static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake;
+/* The writer thread, and what the program's threads share with it. */
+static struct writer_thread {
+    pthread_t thread;
+    int running;             /* started and not stopped yet */
+    int abandoned;           /* stopped without waiting for its end */
+    /* Under start_lock, not lock: the program goes on while the writer's
+     * first cycle runs. */
+    enum { WRITER_STARTING, WRITER_STARTED, WRITER_FAILED } start_state;
+    pthread_mutex_t start_lock;
+    pthread_cond_t started;
+    pthread_mutex_t lock;    /* held while it works, not while it sleeps */
+    pthread_cond_t wake;
+    _Atomic int stop_requested;
+    struct dump_request *api_request;
+    pthread_cond_t dump_done;
+    int forked;              /* this process is a fork child of a profiled one */
+    int exec_pending;        /* the process is about to exec */
+} writer = {
+    .start_lock = PTHREAD_MUTEX_INITIALIZER,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+/* Samples of one thread on their way into one SAMPLES record. */
+struct batch {
+    uint32_t ids[BATCH_MAX];
+    uint32_t weights[BATCH_MAX];
+    uint64_t times_ns[BATCH_MAX];
+    uint32_t n;
+};
+
+/* One trace, from writer_start to its END record: set up by writer_start,
+ * then the writer thread's alone. */
+static struct trace_state {
+    struct process_description process;
+    const char *note;          /* for the user (a NOTE record), or NULL */
+    char output_dir[4096];
+    uint64_t start_ns, last_flush_ns;
+    struct trace_file file;
+    struct records recs;
+    struct stack_intern stacks;
+    uint32_t last_module_id;   /* modules up to it have their MAP record */
+    struct batch batch;
+    uint64_t scratch[STOKE_MAX_FRAMES];
+    uint32_t threads_seen;
+    uint64_t exited_samples, exited_lost, exited_handler_ns; /* of threads gone */
+    uint64_t blocked_tick_ns;  /* wall clock: period of blocked samples, else 0 */
+    uint32_t blocked_weight;   /* periods since the last tick (sample_if_blocked) */
+    int heap_peak;             /* keep a snapshot of the highest live heap */
+    int64_t peak_written;      /* live bytes when that was last written */
+} trace = {.file.fd = -1};
+
+/* Forgets the trace: its file closed, its memory freed, every field as at
+ * the start. Not while a writer thread runs. */
+static void trace_reset(void)
+{
+    trace_file_close(&trace.file);
+    records_free(&trace.recs);
+    stack_intern_free(&trace.stacks);
+    memset(&trace, 0, sizeof trace);
+    trace.file.fd = -1;
+}
 
 static uint64_t monotonic_ns(void)
 {
@@ -106,36 +142,43 @@ static uint64_t monotonic_ns(void)
 
 static uint64_t since_start_us(uint64_t ns)
 {
-    return ns > start_ns ? (ns - start_ns) / 1000 : 0;
+    return ns > trace.start_ns ? (ns - trace.start_ns) / 1000 : 0;
 }
 
 /* --- records ------------------------------------------------------------ */
 
+
+/* MAP records of the modules loaded since the last. */
+static void emit_new_maps(void)
+{
+    trace.last_module_id =
+        records_new_maps(&trace.recs, trace.last_module_id, since_start_us(monotonic_ns()));
+}
 
 static void emit_module_changes(void)
 {
     uint32_t removed[256], n, any = 0;
     while ((n = modules_take_removed(removed, 256)) > 0) {
         for (uint32_t i = 0; i < n; i++) {
-            records_begin(&recs, STOKE_REC_UNMAP);
-            records_u(&recs, removed[i]);
-            records_u(&recs, since_start_us(monotonic_ns()));
-            records_end(&recs);
+            records_begin(&trace.recs, STOKE_REC_UNMAP);
+            records_u(&trace.recs, removed[i]);
+            records_u(&trace.recs, since_start_us(monotonic_ns()));
+            records_end(&trace.recs);
         }
         any = 1;
     }
     if (any)
-        stack_intern_forget(&stacks); /* the same addresses may now be other code */
-    last_module_id = records_new_maps(&recs, last_module_id, since_start_us(monotonic_ns()));
+        stack_intern_forget(&trace.stacks); /* the same addresses may now be other code */
+    emit_new_maps();
 }
 
 static void emit_thread(const struct thread_state *t)
 {
-    records_begin(&recs, STOKE_REC_THREAD);
-    records_u(&recs, (uint64_t)t->tid);
-    records_str(&recs, t->name);
-    records_u(&recs, since_start_us(monotonic_ns()));
-    records_end(&recs);
+    records_begin(&trace.recs, STOKE_REC_THREAD);
+    records_u(&trace.recs, (uint64_t)t->tid);
+    records_str(&trace.recs, t->name);
+    records_u(&trace.recs, since_start_us(monotonic_ns()));
+    records_end(&trace.recs);
 }
 
 /* Whether a resolved stack has a frame in code the agent does not know:
@@ -162,40 +205,30 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
         if (code_map_refresh(monotonic_ns()))
             modules_resolve_at(frames, n, time_ns, modules, offsets);
     }
-    /* every module a STACK names has its MAP earlier in the file */
-    last_module_id = records_new_maps(&recs, last_module_id, since_start_us(monotonic_ns()));
-    records_stack(&recs, id, flags, n, modules, offsets);
+    emit_new_maps(); /* every module a STACK names has its MAP earlier in the file */
+    records_stack(&trace.recs, id, flags, n, modules, offsets);
 }
 
 /* --- draining ----------------------------------------------------------- */
 
-struct batch {
-    uint32_t ids[BATCH_MAX];
-    uint32_t weights[BATCH_MAX];
-    uint64_t times_ns[BATCH_MAX];
-    uint32_t n;
-};
-static struct batch batch;
-static uint64_t scratch[STOKE_MAX_FRAMES];
-
 static void emit_samples(pid_t tid)
 {
-    if (!batch.n)
+    if (!trace.batch.n)
         return;
-    records_begin(&recs, STOKE_REC_SAMPLES);
-    records_u(&recs, (uint64_t)tid);
-    uint64_t prev = since_start_us(batch.times_ns[0]);
-    records_u(&recs, prev);
-    records_u(&recs, batch.n);
-    for (uint32_t i = 0; i < batch.n; i++) {
-        uint64_t t = since_start_us(batch.times_ns[i]);
-        records_u(&recs, batch.ids[i]);
-        records_u(&recs, t >= prev ? t - prev : 0);
-        records_u(&recs, batch.weights[i] - 1);
+    records_begin(&trace.recs, STOKE_REC_SAMPLES);
+    records_u(&trace.recs, (uint64_t)tid);
+    uint64_t prev = since_start_us(trace.batch.times_ns[0]);
+    records_u(&trace.recs, prev);
+    records_u(&trace.recs, trace.batch.n);
+    for (uint32_t i = 0; i < trace.batch.n; i++) {
+        uint64_t t = since_start_us(trace.batch.times_ns[i]);
+        records_u(&trace.recs, trace.batch.ids[i]);
+        records_u(&trace.recs, t >= prev ? t - prev : 0);
+        records_u(&trace.recs, trace.batch.weights[i] - 1);
         prev = t >= prev ? t : prev;
     }
-    records_end(&recs);
-    batch.n = 0;
+    records_end(&trace.recs);
+    trace.batch.n = 0;
 }
 
 static void note_thread(struct thread_state *t)
@@ -203,7 +236,7 @@ static void note_thread(struct thread_state *t)
     if (!t->name_sent) {
         emit_thread(t);
         t->name_sent = 1;
-        threads_seen++;
+        trace.threads_seen++;
     }
 }
 
@@ -212,15 +245,15 @@ static void add_sample(pid_t tid, uint64_t time_ns, const uint64_t *frames, uint
                        uint32_t flags, uint32_t weight)
 {
     int is_new;
-    uint32_t id = stack_intern(&stacks, frames, n, flags, &is_new);
+    uint32_t id = stack_intern(&trace.stacks, frames, n, flags, &is_new);
     if (id == UINT32_MAX)
         return;
     if (is_new)
         emit_stack(id, frames, n, flags, time_ns);
-    batch.ids[batch.n] = id;
-    batch.weights[batch.n] = weight;
-    batch.times_ns[batch.n] = time_ns;
-    if (++batch.n == BATCH_MAX)
+    trace.batch.ids[trace.batch.n] = id;
+    trace.batch.weights[trace.batch.n] = weight;
+    trace.batch.times_ns[trace.batch.n] = time_ns;
+    if (++trace.batch.n == BATCH_MAX)
         emit_samples(tid);
 }
 
@@ -240,7 +273,7 @@ static void drain_thread(struct thread_state *t, void *arg)
     int exited = threads_ended(t);
     struct ring_sample s;
     note_thread(t);
-    while (!ring_pop(&t->ring, &s, scratch)) /* time 0: taken without a clock */
+    while (!ring_pop(&t->ring, &s, trace.scratch)) /* time 0: taken without a clock */
         add_sample(t->tid, s.time_ns ? s.time_ns : monotonic_ns(), s.frames, s.nframes, s.flags,
                    s.weight);
     emit_samples(t->tid);
@@ -250,15 +283,11 @@ static void drain_thread(struct thread_state *t, void *arg)
             signal_stack_forget(t);
         }
         emit_thread(t); /* its final name */
-        exited_samples += atomic_load(&t->samples);
-        exited_lost += atomic_load(&t->lost);
-        exited_handler_ns += atomic_load(&t->handler_ns);
+        trace.exited_samples += atomic_load(&t->samples);
+        trace.exited_lost += atomic_load(&t->lost);
+        trace.exited_handler_ns += atomic_load(&t->handler_ns);
     }
 }
-
-/* Periods since the last tick: when the writer was late (a busy machine),
- * each blocked sample stands for all the time it missed. */
-static uint32_t blocked_weight;
 
 static void sample_if_blocked(struct thread_state *t)
 {
@@ -266,25 +295,26 @@ static void sample_if_blocked(struct thread_state *t)
     if (!n)
         return;
     note_thread(t);
-    add_sample(t->tid, monotonic_ns(), t->blocked_frames, n, t->blocked_flags, blocked_weight);
+    add_sample(t->tid, monotonic_ns(), t->blocked_frames, n, t->blocked_flags,
+               trace.blocked_weight);
     emit_samples(t->tid);
     atomic_fetch_add_explicit(&t->samples, 1, memory_order_relaxed);
 }
 
 static void flush(void)
 {
-    if (recs.len && !trace_file_write_frame(&file, recs.data, recs.len))
-        records_clear(&recs);
-    else if (file.fd < 0)
-        records_clear(&recs);
-    last_flush_ns = monotonic_ns();
+    if (trace.recs.len && !trace_file_write_frame(&trace.file, trace.recs.data, trace.recs.len))
+        records_clear(&trace.recs);
+    else if (trace.file.fd < 0)
+        records_clear(&trace.recs);
+    trace.last_flush_ns = monotonic_ns();
 }
 
 static int snapshot(const char *path, int trigger, char *written, size_t cap)
 {
-    int ret = heap_snapshot_write(&process, output_dir, path, trigger, written, cap);
+    int ret = heap_snapshot_write(&trace.process, trace.output_dir, path, trigger, written, cap);
     if (ret)
-        agent_log("cannot write a heap snapshot in %s: %s", path ? path : output_dir,
+        agent_log("cannot write a heap snapshot in %s: %s", path ? path : trace.output_dir,
                   strerror(errno));
     else if (trigger == STOKE_HEAP_SIGNAL || trigger == STOKE_HEAP_API) {
         agent_log("heap snapshot written to %s", written); /* the ones asked for */
@@ -300,30 +330,30 @@ static void serve_heap(void)
     if (!heap_tracking())
         return;
     if (dump_signal_writer_check()) { /* stoke heap must send another signal */
-        records_begin(&recs, STOKE_REC_HEAP_SIGNAL);
-        records_u(&recs, (uint64_t)dump_signal_number());
-        records_u(&recs, dump_signal_thread_directed() ? (uint64_t)syscall(SYS_gettid) : 0);
-        records_end(&recs);
+        records_begin(&trace.recs, STOKE_REC_HEAP_SIGNAL);
+        records_u(&trace.recs, (uint64_t)dump_signal_number());
+        records_u(&trace.recs, dump_signal_thread_directed() ? (uint64_t)syscall(SYS_gettid) : 0);
+        records_end(&trace.recs);
         flush();
         dump_signal_published();
     }
     for (int n = dump_signal_take_requests(); n > 0; n--)
         snapshot(NULL, STOKE_HEAP_SIGNAL, written, sizeof written);
-    if (api_request && api_request->pending) {
-        struct dump_request *r = api_request;
+    if (writer.api_request && writer.api_request->pending) {
+        struct dump_request *r = writer.api_request;
         r->pending = 0;
         r->result = snapshot(r->path, STOKE_HEAP_API, r->written, sizeof r->written);
         r->error = errno;
         r->done = 1;
-        pthread_cond_broadcast(&dump_done);
+        pthread_cond_broadcast(&writer.dump_done);
     }
-    if (!heap_peak)
+    if (!trace.heap_peak)
         return;
     struct heap_totals totals;
     heap_read_totals(&totals);
-    if (totals.live_bytes > peak_written + peak_written / 16 &&
+    if (totals.live_bytes > trace.peak_written + trace.peak_written / 16 &&
         !snapshot(NULL, STOKE_HEAP_PEAK, written, sizeof written))
-        peak_written = totals.live_bytes;
+        trace.peak_written = totals.live_bytes;
 }
 
 /* How long records may wait for their frame: a process killed, or ending
@@ -332,7 +362,7 @@ static void serve_heap(void)
  * sooner (each frame costs some compression). */
 static uint64_t flush_interval_ns(uint64_t now)
 {
-    uint64_t interval = (now - start_ns) / FLUSH_SHARE;
+    uint64_t interval = (now - trace.start_ns) / FLUSH_SHARE;
     return interval < FLUSH_MIN_NS ? FLUSH_MIN_NS : interval > FLUSH_NS ? FLUSH_NS : interval;
 }
 
@@ -341,13 +371,13 @@ static void cycle(void)
     modules_refresh();
     emit_module_changes();
     /* before the samples: code they ran in was named when it was made */
-    jit_map_poll(&recs, since_start_us(monotonic_ns()));
+    jit_map_poll(&trace.recs, since_start_us(monotonic_ns()));
     code_map_refresh(monotonic_ns()); /* when a walk asked for it */
-    js_heap_poll(&recs, since_start_us(monotonic_ns()));
+    js_heap_poll(&trace.recs, since_start_us(monotonic_ns()));
     serve_heap();
     threads_for_each(drain_thread, NULL);
     uint64_t now = monotonic_ns();
-    if (recs.len >= FLUSH_BYTES || now - last_flush_ns >= flush_interval_ns(now))
+    if (trace.recs.len >= FLUSH_BYTES || now - trace.last_flush_ns >= flush_interval_ns(now))
         flush();
 }
 
@@ -378,7 +408,7 @@ static void refresh_thread_name(struct thread_state *t, void *arg)
 /* What every thread of the process, live or gone, has done so far. */
 static struct totals all_totals(void)
 {
-    struct totals sum = {exited_samples, exited_lost, exited_handler_ns};
+    struct totals sum = {trace.exited_samples, trace.exited_lost, trace.exited_handler_ns};
     threads_for_each(add_live, &sum);
     return sum;
 }
@@ -387,19 +417,19 @@ static struct totals all_totals(void)
  * the new image starts a trace of its own. */
 static int nothing_to_keep(void)
 {
-    return forked && exec_pending && all_totals().samples == 0;
+    return writer.forked && writer.exec_pending && all_totals().samples == 0;
 }
 
 static void emit_end(void)
 {
     struct totals sum = all_totals();
-    records_begin(&recs, STOKE_REC_END);
-    records_u(&recs, sum.samples);
-    records_u(&recs, sum.lost);
-    records_u(&recs, sum.handler_ns);
-    records_u(&recs, since_start_us(monotonic_ns()));
-    records_u(&recs, threads_seen);
-    records_end(&recs);
+    records_begin(&trace.recs, STOKE_REC_END);
+    records_u(&trace.recs, sum.samples);
+    records_u(&trace.recs, sum.lost);
+    records_u(&trace.recs, sum.handler_ns);
+    records_u(&trace.recs, since_start_us(monotonic_ns()));
+    records_u(&trace.recs, trace.threads_seen);
+    records_end(&trace.recs);
 }
 
 /* --- the thread ----------------------------------------------------------- */
@@ -409,7 +439,8 @@ static void wait_until(uint64_t deadline_ns)
 {
     struct timespec until = {(time_t)(deadline_ns / 1000000000ull),
                              (long)(deadline_ns % 1000000000ull)};
-    while (!stop_requested && pthread_cond_timedwait(&wake, &state_lock, &until) != ETIMEDOUT)
+    while (!writer.stop_requested &&
+           pthread_cond_timedwait(&writer.wake, &writer.lock, &until) != ETIMEDOUT)
         ;
 }
 
@@ -423,8 +454,8 @@ static void exit_as_glibc(void *unused)
  * as it would have without stoke. */
 static void end_process(enum program_end how)
 {
-    writer_running = 0; /* the agent's destructor finds nothing to stop */
-    pthread_mutex_unlock(&state_lock);
+    writer.running = 0; /* the agent's destructor finds nothing to stop */
+    pthread_mutex_unlock(&writer.lock);
     if (how == PROGRAM_LEFT_THROUGH_LIBC)
         keeper_run(exit_as_glibc, NULL); /* exit handlers use the program's descriptors */
     int status = program_end_main_status(); /* the last thread's status is the process's */
@@ -441,20 +472,20 @@ static void finish_trace_file(void)
         snapshot(NULL, STOKE_HEAP_EXIT, written, sizeof written);
     }
     threads_for_each(refresh_thread_name, NULL);
-    jit_map_finish(&recs, since_start_us(monotonic_ns()));
+    jit_map_finish(&trace.recs, since_start_us(monotonic_ns()));
     runtime_names_finish();
     emit_end();
     flush();
-    trace_file_close(&file);
+    trace_file_close(&trace.file);
 }
 
 /* The descriptors the writer keeps: closed at its end (also those of a
- * table of its own, which goes with it), so that a writer started again
+ * table of its own, which goes with it), so that a writer writer.started again
  * after a failed exec has none yet; and in a fork child, where
  * agent_fds_close closes the copies the child has and no other number. */
 static void close_files(void)
 {
-    trace_file_close(&file);
+    trace_file_close(&trace.file);
     program_end_close();
     code_map_close();
     jit_map_close();
@@ -473,20 +504,20 @@ static int open_trace(void)
 {
     if (!sandbox_filtered())
         agent_fds_take_own_table();
-    process_read_identity(&process);
+    process_read_identity(&trace.process);
     jit_map_start();
     code_map_reset();
     program_end_open();
-    if (trace_file_open(&file, output_dir, process.comm, getpid()))
+    if (trace_file_open(&trace.file, trace.output_dir, trace.process.comm, getpid()))
         return -1;
-    records_process(&recs, &process);
-    if (process_note)
-        records_note(&recs, process_note);
+    records_process(&trace.recs, &trace.process);
+    if (trace.note)
+        records_note(&trace.recs, trace.note);
     flush();
     return 0;
 }
 
-/* The writer's last steps, state_lock held: its descriptors closed, the
+/* The writer's last steps, writer.lock held: its descriptors closed, the
  * keeper gone. */
 static void leave(void)
 {
@@ -494,7 +525,7 @@ static void leave(void)
     threads_for_each_live(close_syscall_file);
     keeper_stop();
     agent_fds_own_table_ended();
-    pthread_mutex_unlock(&state_lock);
+    pthread_mutex_unlock(&writer.lock);
 }
 
 static void *writer_main(void *arg)
@@ -502,25 +533,26 @@ static void *writer_main(void *arg)
     agent_thread_mark_own();
     dump_signal_receive_on_this_thread();
     pthread_setname_np(pthread_self(), STOKE_WRITER_THREAD_NAME);
-    pthread_mutex_lock(&state_lock);
+    pthread_mutex_lock(&writer.lock);
     int failed = open_trace();
-    pthread_mutex_lock(&start_lock);
-    start_state = failed ? WRITER_FAILED : WRITER_STARTED;
-    pthread_cond_broadcast(&started);
-    pthread_mutex_unlock(&start_lock);
+    pthread_mutex_lock(&writer.start_lock);
+    writer.start_state = failed ? WRITER_FAILED : WRITER_STARTED;
+    pthread_cond_broadcast(&writer.started);
+    pthread_mutex_unlock(&writer.start_lock);
     if (failed) {
         leave();
         return NULL;
     }
     uint64_t next_cycle = monotonic_ns(), next_tick = next_cycle;
     enum program_end ended = PROGRAM_RUNNING;
-    while (!stop_requested && ended == PROGRAM_RUNNING) {
+    while (!writer.stop_requested && ended == PROGRAM_RUNNING) {
         uint64_t now = monotonic_ns();
-        if (blocked_tick_ns && now >= next_tick) {
-            uint64_t missed = (now - next_tick) / blocked_tick_ns;
-            blocked_weight = 1 + (uint32_t)(missed < MAX_BLOCKED_WEIGHT ? missed : MAX_BLOCKED_WEIGHT);
+        if (trace.blocked_tick_ns && now >= next_tick) {
+            uint64_t missed = (now - next_tick) / trace.blocked_tick_ns;
+            trace.blocked_weight =
+                1 + (uint32_t)(missed < MAX_BLOCKED_WEIGHT ? missed : MAX_BLOCKED_WEIGHT);
             threads_for_each_live(sample_if_blocked);
-            next_tick += (missed + 1) * blocked_tick_ns;
+            next_tick += (missed + 1) * trace.blocked_tick_ns;
         }
         if (now >= next_cycle) {
             cycle();
@@ -528,13 +560,13 @@ static void *writer_main(void *arg)
             next_cycle = now + CYCLE_NS;
         }
         if (ended == PROGRAM_RUNNING)
-            wait_until(blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
+            wait_until(trace.blocked_tick_ns && next_tick < next_cycle ? next_tick : next_cycle);
     }
     keeper_run(stop_clocks, NULL); /* here, where no state is reclaimed meanwhile */
     timers_stop_process();
     cycle();
     if (nothing_to_keep())
-        trace_file_discard(&file);
+        trace_file_discard(&trace.file);
     else
         finish_trace_file();
     if (ended != PROGRAM_RUNNING)
@@ -548,112 +580,114 @@ static void init_conditions(void)
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&wake, &attr);
-    pthread_cond_init(&dump_done, &attr);
-    pthread_cond_init(&started, &attr);
+    pthread_cond_init(&writer.wake, &attr);
+    pthread_cond_init(&writer.dump_done, &attr);
+    pthread_cond_init(&writer.started, &attr);
     pthread_condattr_destroy(&attr);
 }
 
 int writer_start(const struct writer_process *p)
 {
-    start_ns = last_flush_ns = monotonic_ns();
-    process.clock = p->clock;
-    process.engine = p->engine;
-    process.hz = p->hz;
-    process.period_ns = p->period_ns;
-    process.start_ns = start_ns;
-    process.heap_interval = p->heap_interval;
-    process.heap_signal = p->heap_signal;
-    process.heap_note = p->heap_note;
-    process.js_heap_signal = js_heap_signal();
-    process_note = p->note;
-    snprintf(output_dir, sizeof output_dir, "%s", p->output_dir);
-    heap_peak = p->heap_peak;
-    peak_written = 0;
-    api_request = NULL;
-    last_module_id = 0;
-    exited_samples = exited_lost = exited_handler_ns = 0;
-    threads_seen = 0;
-    stop_requested = 0;
-    blocked_tick_ns = p->clock == STOKE_CLOCK_WALL ? p->period_ns : 0;
-    start_state = WRITER_STARTING;
+    if (writer.abandoned)
+        return -1; /* its thread may still be writing the last trace */
+    trace_reset(); /* a process that goes on after a failed exec starts anew */
+    trace.start_ns = trace.last_flush_ns = monotonic_ns();
+    trace.process.clock = p->clock;
+    trace.process.engine = p->engine;
+    trace.process.hz = p->hz;
+    trace.process.period_ns = p->period_ns;
+    trace.process.start_ns = trace.start_ns;
+    trace.process.heap_interval = p->heap_interval;
+    trace.process.heap_signal = p->heap_signal;
+    trace.process.heap_note = p->heap_note;
+    trace.process.js_heap_signal = js_heap_signal();
+    trace.note = p->note;
+    snprintf(trace.output_dir, sizeof trace.output_dir, "%s", p->output_dir);
+    trace.heap_peak = p->heap_peak;
+    trace.blocked_tick_ns = p->clock == STOKE_CLOCK_WALL ? p->period_ns : 0;
+    writer.api_request = NULL;
+    writer.stop_requested = 0;
+    writer.start_state = WRITER_STARTING;
     init_conditions();
     sigset_t all, old;
     sigfillset(&all);
     REAL(pthread_sigmask)(SIG_SETMASK, &all, &old); /* not the program's: no view changes */
     int err = keeper_start();
-    if (!err && (err = agent_thread_create(&writer_thread, writer_main, NULL)))
+    if (!err && (err = agent_thread_create(&writer.thread, writer_main, NULL)))
         keeper_stop();
     REAL(pthread_sigmask)(SIG_SETMASK, &old, NULL);
     if (err)
         return -1;
-    pthread_mutex_lock(&start_lock);
-    while (start_state == WRITER_STARTING)
-        pthread_cond_wait(&started, &start_lock);
-    pthread_mutex_unlock(&start_lock);
-    if (start_state == WRITER_FAILED) {
-        pthread_join(writer_thread, NULL);
+    pthread_mutex_lock(&writer.start_lock);
+    while (writer.start_state == WRITER_STARTING)
+        pthread_cond_wait(&writer.started, &writer.start_lock);
+    pthread_mutex_unlock(&writer.start_lock);
+    if (writer.start_state == WRITER_FAILED) {
+        pthread_join(writer.thread, NULL);
         return -1;
     }
-    writer_running = 1;
+    writer.running = 1;
     return 0;
 }
 
 void writer_before_exec(void)
 {
-    exec_pending = 1;
+    writer.exec_pending = 1;
 }
 
 void writer_exec_failed(void)
 {
-    exec_pending = 0;
+    writer.exec_pending = 0;
 }
 
 void writer_stop(int bounded)
 {
-    if (!writer_running)
+    if (!writer.running)
         return;
-    atomic_store(&stop_requested, 1);
-    if (!pthread_mutex_trylock(&state_lock)) { /* else it is working and will see the flag */
-        pthread_cond_signal(&wake);
-        pthread_mutex_unlock(&state_lock);
+    atomic_store(&writer.stop_requested, 1);
+    if (!pthread_mutex_trylock(&writer.lock)) { /* else it is working and will see the flag */
+        pthread_cond_signal(&writer.wake);
+        pthread_mutex_unlock(&writer.lock);
     }
     struct timespec limit;
     clock_gettime(CLOCK_REALTIME, &limit);
     limit.tv_sec += STOP_WAIT_SECONDS;
-    if (bounded ? pthread_timedjoin_np(writer_thread, NULL, &limit) : pthread_join(writer_thread, NULL))
+    if (bounded ? pthread_timedjoin_np(writer.thread, NULL, &limit)
+                : pthread_join(writer.thread, NULL)) {
         agent_log("the trace writer did not finish in time; the trace ends at its last frame");
-    writer_running = 0;
+        writer.abandoned = 1;
+    }
+    writer.running = 0;
 }
 
 void writer_await_heap_signal(void)
 {
     struct timespec step = {0, 1000000};
-    if (!writer_running || pthread_equal(pthread_self(), writer_thread))
+    if (!writer.running || pthread_equal(pthread_self(), writer.thread))
         return;
     int saved_errno = errno;
-    for (int ms = 0; ms < AWAIT_SIGNAL_MS && writer_running && !dump_signal_is_published(); ms++)
+    for (int ms = 0; ms < AWAIT_SIGNAL_MS && writer.running && !dump_signal_is_published(); ms++)
         nanosleep(&step, NULL);
     errno = saved_errno;
 }
 
 int writer_heap_dump(const char *path, char *written, size_t cap)
 {
-    if (!writer_running || !heap_tracking()) {
+    if (!writer.running || !heap_tracking()) {
         errno = ENOTSUP;
         return -1;
     }
     struct dump_request request = {.path = path, .pending = 1};
-    pthread_mutex_lock(&state_lock);
-    while (api_request) /* one at a time; the others queue here */
-        pthread_cond_wait(&dump_done, &state_lock);
-    api_request = &request;
-    pthread_cond_signal(&wake);
-    while (!request.done && !stop_requested)
-        pthread_cond_wait(&dump_done, &state_lock);
-    api_request = NULL;
-    pthread_cond_broadcast(&dump_done);
-    pthread_mutex_unlock(&state_lock);
+    pthread_mutex_lock(&writer.lock);
+    while (writer.api_request) /* one at a time; the others queue here */
+        pthread_cond_wait(&writer.dump_done, &writer.lock);
+    writer.api_request = &request;
+    pthread_cond_signal(&writer.wake);
+    while (!request.done && !writer.stop_requested)
+        pthread_cond_wait(&writer.dump_done, &writer.lock);
+    writer.api_request = NULL;
+    pthread_cond_broadcast(&writer.dump_done);
+    pthread_mutex_unlock(&writer.lock);
     if (!request.done) {
         errno = ECANCELED;
         return -1;
@@ -668,26 +702,25 @@ int writer_heap_dump(const char *path, char *written, size_t cap)
 
 void writer_fork_prepare(void)
 {
-    pthread_mutex_lock(&state_lock);
+    pthread_mutex_lock(&writer.lock);
 }
 
 void writer_fork_parent(void)
 {
-    pthread_mutex_unlock(&state_lock);
+    pthread_mutex_unlock(&writer.lock);
 }
 
+/* The parent's writer thread does not exist here. */
 void writer_fork_child(void)
 {
-    pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-    state_lock = start_lock = fresh;
-    writer_running = 0;
-    forked = 1;
+    writer = (struct writer_thread){
+        .start_lock = PTHREAD_MUTEX_INITIALIZER,
+        .lock = PTHREAD_MUTEX_INITIALIZER,
+        .forked = 1,
+    };
     close_files();
     keeper_fork_child();
     agent_fds_own_table_ended();
-    records_clear(&recs);
-    stack_intern_free(&stacks);
-    batch.n = 0;
-    api_request = NULL;
+    trace_reset();
     heap_snapshot_reset();
 }
