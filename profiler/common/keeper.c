@@ -13,59 +13,70 @@
 #include "agent_fds.h"
 #include "agent_threads.h"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t asked = PTHREAD_COND_INITIALIZER, answered = PTHREAD_COND_INITIALIZER;
-static void (*request)(void *);
-static void *request_arg;
-static int pending;
-static int running;
-static pthread_t keeper;
+/* The keeper thread, and the one request it is asked at a time. */
+struct keeper {
+    pthread_t thread;
+    int running;
+    pthread_mutex_t lock;
+    pthread_cond_t asked, answered;
+    void (*request)(void *); /* NULL: leave */
+    void *request_arg;
+    int pending;
+};
+
+#define KEEPER_NOT_STARTED                                                                    \
+    {                                                                                         \
+        .lock = PTHREAD_MUTEX_INITIALIZER, .asked = PTHREAD_COND_INITIALIZER,                 \
+        .answered = PTHREAD_COND_INITIALIZER,                                                 \
+    }
+
+static struct keeper keeper = KEEPER_NOT_STARTED;
 
 static void *keeper_main(void *unused)
 {
     agent_thread_mark_own();
     pthread_setname_np(pthread_self(), "stoke-keeper");
-    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&keeper.lock);
     for (;;) {
-        while (!pending)
-            pthread_cond_wait(&asked, &lock);
-        void (*fn)(void *) = request;
+        while (!keeper.pending)
+            pthread_cond_wait(&keeper.asked, &keeper.lock);
+        void (*fn)(void *) = keeper.request;
         if (fn) {
-            pthread_mutex_unlock(&lock);
-            fn(request_arg);
-            pthread_mutex_lock(&lock);
+            pthread_mutex_unlock(&keeper.lock);
+            fn(keeper.request_arg);
+            pthread_mutex_lock(&keeper.lock);
         }
-        pending = 0;
-        pthread_cond_broadcast(&answered);
+        keeper.pending = 0;
+        pthread_cond_broadcast(&keeper.answered);
         if (!fn)
             break;
     }
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&keeper.lock);
     return NULL;
 }
 
 int keeper_start(void)
 {
-    int err = agent_thread_create(&keeper, keeper_main, NULL);
-    running = !err;
+    int err = agent_thread_create(&keeper.thread, keeper_main, NULL);
+    keeper.running = !err;
     return err;
 }
 
 static void ask(void (*fn)(void *), void *arg)
 {
-    pthread_mutex_lock(&lock);
-    request = fn;
-    request_arg = arg;
-    pending = 1;
-    pthread_cond_signal(&asked);
-    while (pending)
-        pthread_cond_wait(&answered, &lock);
-    pthread_mutex_unlock(&lock);
+    pthread_mutex_lock(&keeper.lock);
+    keeper.request = fn;
+    keeper.request_arg = arg;
+    keeper.pending = 1;
+    pthread_cond_signal(&keeper.asked);
+    while (keeper.pending)
+        pthread_cond_wait(&keeper.answered, &keeper.lock);
+    pthread_mutex_unlock(&keeper.lock);
 }
 
 void keeper_run(void (*fn)(void *), void *arg)
 {
-    if (agent_fds_in_own_table() && running)
+    if (agent_fds_in_own_table() && keeper.running)
         ask(fn, arg);
     else
         fn(arg);
@@ -73,19 +84,14 @@ void keeper_run(void (*fn)(void *), void *arg)
 
 void keeper_stop(void)
 {
-    if (!running)
+    if (!keeper.running)
         return;
     ask(NULL, NULL);
-    pthread_join(keeper, NULL);
-    running = 0;
+    pthread_join(keeper.thread, NULL);
+    keeper.running = 0;
 }
 
 void keeper_fork_child(void)
 {
-    pthread_mutex_t fresh_lock = PTHREAD_MUTEX_INITIALIZER;
-    pthread_cond_t fresh_cond = PTHREAD_COND_INITIALIZER;
-    lock = fresh_lock;
-    asked = answered = fresh_cond;
-    pending = 0;
-    running = 0;
+    keeper = (struct keeper)KEEPER_NOT_STARTED;
 }

@@ -36,40 +36,44 @@ struct heap_thread {
 
 static __thread struct heap_thread self __attribute__((tls_model("initial-exec")));
 
-static _Atomic int heap_tracking_on;
-static int sharing_decided; /* in this process: once, or again in a fork child */
 __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initial-exec")));
-static uint64_t interval, seed;
-static uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
+
+/* Heap tracking in this process. */
+static struct {
+    _Atomic int on;
+    int sharing_decided;        /* in this process: once, or again in a fork child */
+    uint64_t interval, seed;
+    uintptr_t agent_lo, agent_hi; /* the agent's own code, cut from stacks */
+} tracking;
 
 void heap_prepare(void)
 {
-    if (!sharing_decided)
+    if (!tracking.sharing_decided)
         heap_sharing_prepare();
 }
 
 void heap_start(uint64_t mean_bytes, uint64_t fixed_seed)
 {
     struct module_view m;
-    interval = mean_bytes ? mean_bytes : 1;
-    seed = fixed_seed;
-    heap_tally_start(interval);
-    if (!sharing_decided) /* alone: the caller and the agent's threads */
+    tracking.interval = mean_bytes ? mean_bytes : 1;
+    tracking.seed = fixed_seed;
+    heap_tally_start(tracking.interval);
+    if (!tracking.sharing_decided) /* alone: the caller and the agent's threads */
         heap_sharing_start(AGENT_THREADS, heap_tally_nursery_flush);
-    sharing_decided = 1; /* (a restart after a failed exec keeps what is) */
-    if (interval == 1)
+    tracking.sharing_decided = 1; /* (a restart after a failed exec keeps what is) */
+    if (tracking.interval == 1)
         heap_live_exact();
     if (!modules_find((uintptr_t)&heap_start, &m)) {
-        agent_lo = m.lo;
-        agent_hi = m.hi;
+        tracking.agent_lo = m.lo;
+        tracking.agent_hi = m.hi;
     }
-    atomic_store(&heap_tracking_on, 1);
+    atomic_store(&tracking.on, 1);
     heap_bytes_until_sample = 0; /* this thread: start now, not after a recheck */
 }
 
 void heap_stop(void)
 {
-    atomic_store(&heap_tracking_on, 0);
+    atomic_store(&tracking.on, 0);
 }
 
 /* libstoke-cpu.so's answers (heap_hooks.h). */
@@ -84,12 +88,12 @@ __attribute__((weak)) void heap_hooks_resolve(void)
 
 int heap_tracking(void)
 {
-    return atomic_load_explicit(&heap_tracking_on, memory_order_relaxed);
+    return atomic_load_explicit(&tracking.on, memory_order_relaxed);
 }
 
 uint64_t heap_interval(void)
 {
-    return interval;
+    return tracking.interval;
 }
 
 /* The mark must be in memory while the agent's own malloc or free runs:
@@ -113,7 +117,8 @@ static double uniform(void)
     if (!self.rng) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        self.rng = seed ? seed : (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)&self;
+        self.rng = tracking.seed ? tracking.seed
+                                 : (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)&self;
         self.rng ^= 0x9e3779b97f4a7c15ull;
     }
     self.rng ^= self.rng << 13;
@@ -126,14 +131,14 @@ static double uniform(void)
  * exact mode: every allocation). */
 static int64_t next_gap(void)
 {
-    return interval == 1 ? 0 : (int64_t)(-log(uniform()) * (double)interval);
+    return tracking.interval == 1 ? 0 : (int64_t)(-log(uniform()) * (double)tracking.interval);
 }
 
 /* The budget of a thread starts at 0; its first crossing only draws the
  * real first gap, so the first allocation is not sampled for sure. */
 static int first_crossing(size_t size)
 {
-    if (self.rng || interval == 1)
+    if (self.rng || tracking.interval == 1)
         return 0;
     heap_bytes_until_sample = next_gap() - (int64_t)size;
     return heap_bytes_until_sample > 0;
@@ -227,7 +232,8 @@ static void walk_into_cache_here(void *arg)
     uint32_t kept = 0; /* the agent's own frames (its hooks) are not the program's */
     for (uint32_t i = 0; i < e->nframes; i++) {
         e->at[i] = (struct stack_cache_frame){i ? pc_slots[i] : 0, pcs[i]};
-        if ((pcs[i] < agent_lo || pcs[i] >= agent_hi) && kept < ALLOC_STACK_FRAMES)
+        int agents = pcs[i] >= tracking.agent_lo && pcs[i] < tracking.agent_hi;
+        if (!agents && kept < ALLOC_STACK_FRAMES)
             program[kept++] = pcs[i];
     }
     if (kept == ALLOC_STACK_FRAMES && e->nframes > ALLOC_STACK_FRAMES)
@@ -383,5 +389,5 @@ void heap_fork_child(void)
     heap_live_fork_child();
     heap_stacks_fork_child();
     heap_sharing_fork_child();
-    sharing_decided = 0;
+    tracking.sharing_decided = 0;
 }

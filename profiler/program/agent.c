@@ -42,18 +42,22 @@
 #include "writer/js_heap.h"
 #include "writer/writer.h"
 
-static struct agent_config config;
-static pid_t profiled_pid;          /* 0 when not profiling */
-static int engine;
-static int sample_signal;
-static pthread_key_t thread_exit_key;
+/* The agent in this process. */
+static struct {
+    struct agent_config config;
+    pid_t profiled_pid;         /* 0 when not profiling */
+    int engine;                 /* enum stoke_engine */
+    int sample_signal;
+    pthread_key_t thread_exit_key;
+} agent;
 
 /* A vfork child shares the agent's memory and must not take the profile
  * for its own: it shows by its pid. Under a seccomp filter getpid may be
  * forbidden, and the profile is trusted to be this process's. */
 int agent_active(void)
 {
-    return profiled_pid && (sandbox_filtered() || (pid_t)syscall(SYS_getpid) == profiled_pid);
+    return agent.profiled_pid &&
+           (sandbox_filtered() || (pid_t)syscall(SYS_getpid) == agent.profiled_pid);
 }
 
 static void on_thread_exit(void *state)
@@ -70,7 +74,7 @@ static void start_thread_sampling(void)
     struct thread_state *t = threads_register();
     if (!t)
         return;
-    pthread_setspecific(thread_exit_key, t);
+    pthread_setspecific(agent.thread_exit_key, t);
     timers_start(t);
 }
 
@@ -86,16 +90,16 @@ void agent_thread_begin(void)
 static int start_trace(void)
 {
     struct writer_process p = {
-        .output_dir = config.output_dir,
-        .clock = config.clock,
-        .engine = engine,
-        .hz = config.hz,
+        .output_dir = agent.config.output_dir,
+        .clock = agent.config.clock,
+        .engine = agent.engine,
+        .hz = agent.config.hz,
         .period_ns = timers_period_ns(),
         .note = timers_note(),
-        .heap_peak = config.heap_peak,
-        .heap_interval = config.heap_interval,
+        .heap_peak = agent.config.heap_peak,
+        .heap_interval = agent.config.heap_interval,
         .heap_signal = dump_signal_number(),
-        .heap_note = config.heap_interval ? foreign_allocator_note() : NULL,
+        .heap_note = agent.config.heap_interval ? foreign_allocator_note() : NULL,
     };
     return writer_start(&p);
 }
@@ -108,42 +112,42 @@ static void finish_trace(int bounded)
     sampler_set_active(0);
     writer_stop(bounded);
     heap_stop();
-    profiled_pid = 0;
+    agent.profiled_pid = 0;
 }
 
 /* Starts profiling the calling (main) thread of this process. */
 static void start_process(void)
 {
-    profiled_pid = (pid_t)syscall(SYS_getpid);
+    agent.profiled_pid = (pid_t)syscall(SYS_getpid);
     struct thread_state *t = current_thread ? current_thread : threads_register();
     if (!t) {
-        profiled_pid = 0;
+        agent.profiled_pid = 0;
         return;
     }
-    pthread_setspecific(thread_exit_key, t);
+    pthread_setspecific(agent.thread_exit_key, t);
     sandbox_check();
-    safe_memory_allow(profiled_pid);
-    if (config.heap_interval)
+    safe_memory_allow(agent.profiled_pid);
+    if (agent.config.heap_interval)
         heap_prepare(); /* while the process still has one thread */
-    engine = timers_setup(config.hz, sample_signal, t);
-    if (!engine) {
+    agent.engine = timers_setup(agent.config.hz, agent.sample_signal, t);
+    if (!agent.engine) {
         agent_log("no sampling clock is available in this process; not profiling");
-        profiled_pid = 0;
+        agent.profiled_pid = 0;
         return;
     }
     if (timers_note())
         agent_log("%s", timers_note());
-    if (config.heap_interval && foreign_allocator_note())
+    if (agent.config.heap_interval && foreign_allocator_note())
         agent_log("%s", foreign_allocator_note());
     if (start_trace()) {
         timers_stop(t);
         timers_stop_process();
-        profiled_pid = 0;
+        agent.profiled_pid = 0;
         return;
     }
     sampler_set_active(1);
-    if (config.heap_interval)
-        heap_start(config.heap_interval, config.heap_seed);
+    if (agent.config.heap_interval)
+        heap_start(agent.config.heap_interval, agent.config.heap_seed);
 }
 
 static void fork_prepare(void)
@@ -166,7 +170,7 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
-    if (!profiled_pid)
+    if (!agent.profiled_pid)
         return;
     heap_agent_work_begin(); /* what the agent frees and allocates here is its own */
     sampler_set_active(0);
@@ -200,7 +204,7 @@ static void rearm_thread(struct thread_state *t)
 void agent_after_failed_exec(void)
 {
     writer_exec_failed();
-    if (profiled_pid || !current_thread)
+    if (agent.profiled_pid || !current_thread)
         return;
     heap_agent_work_begin();
     threads_for_each_live(rearm_thread);
@@ -265,30 +269,30 @@ AGENT_EXPORT const char *stoke_agent_heap_dump(const char *path)
 
 static void agent_start(void)
 {
-    if (config_from_env(&config))
+    if (config_from_env(&agent.config))
         return;
-    if (config.heap_interval && !heap_hooks_present()) {
+    if (agent.config.heap_interval && !heap_hooks_present()) {
         agent_log("libstoke-cpu.so tracks no heap, so STOKE_HEAP_INTERVAL is ignored; preload "
                   "libstoke.so for heap tracking (stoke record --heap does)");
-        config.heap_interval = 0;
+        agent.config.heap_interval = 0;
     }
-    if (pthread_key_create(&thread_exit_key, on_thread_exit))
+    if (pthread_key_create(&agent.thread_exit_key, on_thread_exit))
         return;
     exec_env_save();
     runtime_names_init(); /* before the JVM reads JAVA_TOOL_OPTIONS */
-    js_heap_init(config.heap_interval != 0);
+    js_heap_init(agent.config.heap_interval != 0);
     agent_fds_init();
     if (unwind_init()) { /* first: it loads libunwind, which the module scan must see */
         agent_log("cannot set up stack unwinding; not profiling");
         return;
     }
     modules_init();
-    sample_signal = sampler_install();
-    if (sample_signal < 0)
+    agent.sample_signal = sampler_install();
+    if (agent.sample_signal < 0)
         return;
     exit_signals_install(finish_before_fatal_signal);
-    if (config.heap_interval && config.heap_signal)
-        dump_signal_setup(config.heap_signal);
+    if (agent.config.heap_interval && agent.config.heap_signal)
+        dump_signal_setup(agent.config.heap_signal);
     pthread_atfork(fork_prepare, fork_parent, fork_child);
     start_process();
 }

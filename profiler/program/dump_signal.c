@@ -15,19 +15,21 @@
 #include "common/log.h"
 #include "common/real_libc.h"
 
-static int dump_signo;          /* the signal set up at the start; 0: none */
-static _Atomic int released;    /* the program took that one over */
-static _Atomic int moved_to;    /* the signal snapshots moved to since, 0: none */
-static _Atomic int moves;       /* how often they moved */
-static _Atomic int published;   /* moves the trace names so far */
-static _Atomic int requests;
+static struct {
+    int signo;                  /* the signal set up at the start; 0: none */
+    _Atomic int released;       /* the program took that one over */
+    _Atomic int moved_to;       /* the signal snapshots moved to since, 0: none */
+    _Atomic int moves;          /* how often they moved */
+    _Atomic int published;      /* moves the trace names so far */
+    _Atomic int requests;       /* snapshots asked for and not yet taken */
+} dump;
 static __thread int mask_fixed __attribute__((tls_model("initial-exec")));
 
 #define MAX_MOVES 4
 
 static void on_dump_signal(int signo, siginfo_t *info, void *context)
 {
-    atomic_fetch_add(&requests, 1);
+    atomic_fetch_add(&dump.requests, 1);
 }
 
 /* "SIGUSR2 (User defined signal 2)", or "signal 34" for a real-time one
@@ -73,20 +75,20 @@ int dump_signal_setup(int signo)
     } else if (agent_install_handler(signo, on_dump_signal)) {
         return -1;
     }
-    dump_signo = signo;
+    dump.signo = signo;
     signal_view_own_blocked(signo);
     return 0;
 }
 
 int dump_signal_number(void)
 {
-    int moved = atomic_load(&moved_to);
-    return moved ? moved : atomic_load(&released) ? 0 : dump_signo;
+    int moved = atomic_load(&dump.moved_to);
+    return moved ? moved : atomic_load(&dump.released) ? 0 : dump.signo;
 }
 
 int dump_signal_thread_directed(void)
 {
-    return atomic_load(&moved_to) != 0;
+    return atomic_load(&dump.moved_to) != 0;
 }
 
 static void set_writer_mask(int how, int signo)
@@ -99,23 +101,23 @@ static void set_writer_mask(int how, int signo)
 
 void dump_signal_receive_on_this_thread(void)
 {
-    if (dump_signo && !atomic_load(&released))
-        set_writer_mask(SIG_UNBLOCK, dump_signo);
+    if (dump.signo && !atomic_load(&dump.released))
+        set_writer_mask(SIG_UNBLOCK, dump.signo);
 }
 
 int dump_signal_writer_check(void)
 {
     static int writer_blocked, writer_moves, writer_signal;
     int changed = 0;
-    if (!writer_blocked && atomic_load(&released)) {
-        set_writer_mask(SIG_BLOCK, dump_signo);
+    if (!writer_blocked && atomic_load(&dump.released)) {
+        set_writer_mask(SIG_BLOCK, dump.signo);
         writer_blocked = changed = 1;
     }
-    int now = atomic_load(&moves);
+    int now = atomic_load(&dump.moves);
     if (now != writer_moves) { /* receive the signal snapshots moved to, only it */
         if (writer_signal)
             set_writer_mask(SIG_BLOCK, writer_signal);
-        writer_signal = atomic_load(&moved_to);
+        writer_signal = atomic_load(&dump.moved_to);
         if (writer_signal)
             set_writer_mask(SIG_UNBLOCK, writer_signal);
         writer_moves = now;
@@ -126,17 +128,17 @@ int dump_signal_writer_check(void)
 
 void dump_signal_published(void)
 {
-    atomic_store(&published, atomic_load(&moves));
+    atomic_store(&dump.published, atomic_load(&dump.moves));
 }
 
 int dump_signal_is_published(void)
 {
-    return atomic_load(&published) == atomic_load(&moves);
+    return atomic_load(&dump.published) == atomic_load(&dump.moves);
 }
 
 int dump_signal_take_requests(void)
 {
-    return atomic_exchange(&requests, 0);
+    return atomic_exchange(&dump.requests, 0);
 }
 
 /* The program took the signal snapshots were taken on: they move to a
@@ -145,9 +147,9 @@ int dump_signal_take_requests(void)
 static void move(int from)
 {
     char name[64], other[64];
-    int to = atomic_load(&moves) < MAX_MOVES ? take_free_signal() : 0;
-    atomic_store(&moved_to, to);
-    atomic_fetch_add(&moves, 1);
+    int to = atomic_load(&dump.moves) < MAX_MOVES ? take_free_signal() : 0;
+    atomic_store(&dump.moved_to, to);
+    atomic_fetch_add(&dump.moves, 1);
     if (to)
         agent_log("the program set its own action for %s; heap snapshots are taken on %s from "
                   "now on (stoke heap sends it)", describe(from, name, sizeof name),
@@ -160,11 +162,11 @@ static void move(int from)
 
 int dump_signal_program_handles(int signo)
 {
-    if (signo && signo == atomic_load(&moved_to)) {
+    if (signo && signo == atomic_load(&dump.moved_to)) {
         move(signo);
         return 1;
     }
-    if (!dump_signo || signo != dump_signo || atomic_exchange(&released, 1))
+    if (!dump.signo || signo != dump.signo || atomic_exchange(&dump.released, 1))
         return 0;
     signal_view_release(signo); /* this thread gets the program's wish back now */
     mask_fixed = 1;
@@ -174,9 +176,9 @@ int dump_signal_program_handles(int signo)
 
 void dump_signal_fix_interrupted_mask(ucontext_t *uc)
 {
-    if (mask_fixed || !atomic_load_explicit(&released, memory_order_relaxed))
+    if (mask_fixed || !atomic_load_explicit(&dump.released, memory_order_relaxed))
         return;
     mask_fixed = 1;
-    if (!signal_view_blocked(dump_signo))
-        sigdelset(&uc->uc_sigmask, dump_signo);
+    if (!signal_view_blocked(dump.signo))
+        sigdelset(&uc->uc_sigmask, dump.signo);
 }

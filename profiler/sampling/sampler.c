@@ -33,11 +33,11 @@
 #include "program/program_action.h"
 #include "program/signal_view.h"
 
-static _Atomic int sampling_active;
-static int sample_signo;
-
-/* The program's disposition for the sampling signal. */
-static struct program_action program;
+static struct {
+    _Atomic int active;
+    int signo;                      /* the sampling signal; 0 until installed */
+    struct program_action program;  /* the program's action for it */
+} sampler;
 
 static uint64_t monotonic_ns(void)
 {
@@ -126,7 +126,7 @@ static void keep_pending(int signo, siginfo_t *info, ucontext_t *uc, struct thre
 /* What the kernel would have done with a signal that is not stoke's. */
 static void forward_to_program(int signo, siginfo_t *info, void *context)
 {
-    const struct sigaction *a = program_action_get(&program);
+    const struct sigaction *a = program_action_get(&sampler.program);
     if (signal_view_blocked(signo)) {
         keep_pending(signo, info, context, current_thread);
     } else if (program_action_is(a, SIG_DFL)) {
@@ -139,9 +139,9 @@ static void forward_to_program(int signo, siginfo_t *info, void *context)
 int sampler_program_sigaction(int signo, const struct sigaction *sa, struct sigaction *old,
                               int *ret)
 {
-    if (!sample_signo || signo != sample_signo)
+    if (!sampler.signo || signo != sampler.signo)
         return 0;
-    program_action_set(&program, sa, old);
+    program_action_set(&sampler.program, sa, old);
     *ret = 0;
     return 1;
 }
@@ -208,7 +208,7 @@ static void on_sample_signal(int signo, siginfo_t *info, void *context)
     }
     if (t) /* first: whatever happens to this sample, the next is a full period away */
         timers_on_sample(t);
-    if (t && !t->in_handler && atomic_load_explicit(&sampling_active, memory_order_relaxed)) {
+    if (t && !t->in_handler && atomic_load_explicit(&sampler.active, memory_order_relaxed)) {
         if (unwind_busy() || starved_by_sampling(t)) {
             atomic_fetch_add_explicit(&t->lost, 1, memory_order_relaxed);
             errno = saved_errno;
@@ -243,19 +243,19 @@ int sampler_install(void)
         return -1;
     if (agent_install_handler(signo, on_sample_signal))
         return -1;
-    sample_signo = signo;
+    sampler.signo = signo;
     signal_view_own_unblocked(signo);
     return signo;
 }
 
 int sampler_signal_is_a_sample(int signo, const siginfo_t *info)
 {
-    return sample_signo && signo == sample_signo && timers_signal_is_ours(info);
+    return sampler.signo && signo == sampler.signo && timers_signal_is_ours(info);
 }
 
 static int program_ignores(void)
 {
-    return sample_signo && program_action_is(program_action_get(&program), SIG_IGN);
+    return sampler.signo && program_action_is(program_action_get(&sampler.program), SIG_IGN);
 }
 
 void sampler_before_new_program(void)
@@ -265,16 +265,16 @@ void sampler_before_new_program(void)
     struct sigaction ignore;
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
-    REAL(sigaction)(sample_signo, &ignore, NULL);
+    REAL(sigaction)(sampler.signo, &ignore, NULL);
 }
 
 void sampler_after_new_program(void)
 {
     if (program_ignores())
-        agent_install_handler(sample_signo, on_sample_signal);
+        agent_install_handler(sampler.signo, on_sample_signal);
 }
 
 int sampler_set_active(int on)
 {
-    return atomic_exchange(&sampling_active, on ? 1 : 0);
+    return atomic_exchange(&sampler.active, on ? 1 : 0);
 }

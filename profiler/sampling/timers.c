@@ -21,10 +21,13 @@
 #include "common/agent_fds.h"
 #include "common/sandbox.h"
 
-static int engine;
-static int sample_signal;
-static uint64_t period_ns;
-static char note[256];
+/* The engine chosen for the whole process (timers_setup). */
+static struct {
+    int engine;         /* enum stoke_engine; 0: none */
+    int signo;          /* the signal its clocks send */
+    uint64_t period_ns;
+    char note[256];     /* for the user; "" when none */
+} clocks;
 
 static uint64_t random_below(uint64_t limit)
 {
@@ -46,7 +49,8 @@ static int perf_start(struct thread_state *t)
     attr.config = PERF_COUNT_SW_TASK_CLOCK;
     /* the randomized first period is lengthened by an ioctl in the
      * handler, a system call a seccomp filter may not allow */
-    attr.sample_period = sandbox_threads_restricted() ? period_ns : 1 + random_below(period_ns);
+    attr.sample_period =
+        sandbox_threads_restricted() ? clocks.period_ns : 1 + random_below(clocks.period_ns);
     attr.wakeup_events = 1;
     attr.disabled = 1;
     attr.exclude_kernel = 1; /* signals only in user mode: never EINTR */
@@ -60,9 +64,9 @@ static int perf_start(struct thread_state *t)
      * ioctl, and must find the short first period to lengthen (else every
      * few nanoseconds of CPU would bring a signal, for good). */
     t->timer.perf_fd = fd;
-    t->timer.first_pending = attr.sample_period != period_ns;
+    t->timer.first_pending = attr.sample_period != clocks.period_ns;
     atomic_signal_fence(memory_order_seq_cst);
-    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) || fcntl(fd, F_SETSIG, sample_signal) ||
+    if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) || fcntl(fd, F_SETSIG, clocks.signo) ||
         fcntl(fd, F_SETOWN_EX, &owner) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
         t->timer.first_pending = 0;
         t->timer.perf_fd = -1;
@@ -77,13 +81,14 @@ static int posix_start(struct thread_state *t)
     struct sigevent ev;
     memset(&ev, 0, sizeof ev);
     ev.sigev_notify = SIGEV_THREAD_ID;
-    ev.sigev_signo = sample_signal;
+    ev.sigev_signo = clocks.signo;
     ev._sigev_un._tid = t->tid;
     if (timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &t->timer.posix_timer))
         return -1;
-    uint64_t first = 1 + random_below(period_ns);
+    uint64_t first = 1 + random_below(clocks.period_ns);
     struct itimerspec spec = {
-        .it_interval = {(time_t)(period_ns / 1000000000), (long)(period_ns % 1000000000)},
+        .it_interval = {(time_t)(clocks.period_ns / 1000000000),
+                        (long)(clocks.period_ns % 1000000000)},
         .it_value = {(time_t)(first / 1000000000), (long)(first % 1000000000)},
     };
     if (timer_settime(t->timer.posix_timer, 0, &spec, NULL)) {
@@ -96,7 +101,7 @@ static int posix_start(struct thread_state *t)
 
 static int setitimer_start(void)
 {
-    uint64_t us = period_ns / 1000 ? period_ns / 1000 : 1;
+    uint64_t us = clocks.period_ns / 1000 ? clocks.period_ns / 1000 : 1;
     struct itimerval v = {{(time_t)(us / 1000000), (suseconds_t)(us % 1000000)},
                           {(time_t)(us / 1000000), (suseconds_t)(us % 1000000)}};
     return setitimer(ITIMER_PROF, &v, NULL);
@@ -104,7 +109,7 @@ static int setitimer_start(void)
 
 int timers_start(struct thread_state *t)
 {
-    switch (engine) {
+    switch (clocks.engine) {
     case STOKE_ENGINE_PERF_TASK_CLOCK: return perf_start(t);
     case STOKE_ENGINE_POSIX_THREAD_CPU: return posix_start(t);
     case STOKE_ENGINE_SETITIMER: return 0; /* process-wide, armed once */
@@ -114,30 +119,30 @@ int timers_start(struct thread_state *t)
 
 int timers_setup(uint32_t hz, int signo, struct thread_state *t)
 {
-    sample_signal = signo;
-    period_ns = 1000000000ull / hz;
-    note[0] = 0;
-    engine = STOKE_ENGINE_PERF_TASK_CLOCK;
+    clocks.signo = signo;
+    clocks.period_ns = 1000000000ull / hz;
+    clocks.note[0] = 0;
+    clocks.engine = STOKE_ENGINE_PERF_TASK_CLOCK;
     if (!timers_start(t))
-        return engine;
+        return clocks.engine;
     int perf_errno = errno;
-    engine = STOKE_ENGINE_POSIX_THREAD_CPU;
+    clocks.engine = STOKE_ENGINE_POSIX_THREAD_CPU;
     if (!timers_start(t)) {
-        snprintf(note, sizeof note,
+        snprintf(clocks.note, sizeof clocks.note,
                  "perf events are not available (%s; see /proc/sys/kernel/perf_event_paranoid); "
                  "using POSIX CPU timers, which the kernel checks only at its tick (often "
                  "250 Hz): expect fewer samples than the %u Hz asked",
                  strerror(perf_errno), hz);
-        return engine;
+        return clocks.engine;
     }
-    engine = STOKE_ENGINE_SETITIMER;
+    clocks.engine = STOKE_ENGINE_SETITIMER;
     if (!setitimer_start()) {
-        snprintf(note, sizeof note,
+        snprintf(clocks.note, sizeof clocks.note,
                  "perf events and per-thread timers are not available; using setitimer, "
                  "which delivers at most the kernel tick rate and undercounts busy threads");
-        return engine;
+        return clocks.engine;
     }
-    engine = 0;
+    clocks.engine = 0;
     return 0;
 }
 
@@ -168,7 +173,7 @@ void timers_stop(struct thread_state *t)
 
 void timers_stop_process(void)
 {
-    if (engine == STOKE_ENGINE_SETITIMER) {
+    if (clocks.engine == STOKE_ENGINE_SETITIMER) {
         struct itimerval off = {{0, 0}, {0, 0}};
         setitimer(ITIMER_PROF, &off, NULL);
     }
@@ -184,7 +189,7 @@ void timers_on_sample(struct thread_state *t)
     if (!t->timer.first_pending)
         return;
     t->timer.first_pending = 0;
-    uint64_t period = period_ns;
+    uint64_t period = clocks.period_ns;
     ioctl(t->timer.perf_fd, PERF_EVENT_IOC_PERIOD, &period);
 }
 
@@ -193,7 +198,7 @@ void timers_on_sample(struct thread_state *t)
  * program that left the signal's default action (terminate). */
 int timers_signal_is_ours(const siginfo_t *info)
 {
-    switch (engine) {
+    switch (clocks.engine) {
     case STOKE_ENGINE_PERF_TASK_CLOCK:
         return info->si_code == POLL_IN || info->si_code == POLL_HUP;
     case STOKE_ENGINE_POSIX_THREAD_CPU:
@@ -216,10 +221,10 @@ void timers_forget(struct thread_state *t)
 
 uint64_t timers_period_ns(void)
 {
-    return period_ns;
+    return clocks.period_ns;
 }
 
 const char *timers_note(void)
 {
-    return note[0] ? note : NULL;
+    return clocks.note[0] ? clocks.note : NULL;
 }
