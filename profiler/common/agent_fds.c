@@ -117,7 +117,8 @@ void agent_fds_forget(int fd)
         mark(fd, 0);
 }
 
-int agent_fds_next(unsigned fd)
+/* The next agent descriptor at or above fd, or -1. */
+static int next_owned(unsigned fd)
 {
     for (unsigned word = fd / 64; word < WORDS; word++) {
         uint64_t bits = atomic_load_explicit(&owned[word], memory_order_relaxed);
@@ -146,7 +147,7 @@ int agent_fds_program_close_range(unsigned first, unsigned last, int flags,
         return real_close_range(first, last, flags); /* the kernel's EINVAL */
     unsigned from = first;
     int next;
-    while ((next = agent_fds_next(from)) >= 0 && (unsigned)next <= last) {
+    while ((next = next_owned(from)) >= 0 && (unsigned)next <= last) {
         if ((unsigned)next > from && close_part(from, (unsigned)next - 1, &flags, real_close_range))
             return -1;
         from = (unsigned)next + 1;

@@ -29,47 +29,51 @@
 #ifndef STOKE_AGENT_AGENT_FDS_H
 #define STOKE_AGENT_AGENT_FDS_H
 
-/* Reads the descriptor limit (at the start). Normal context. */
+/* Reads the descriptor limit, at the start.
+ * Context: program. */
 void agent_fds_init(void);
 
 /* Gives the calling thread (the writer) a table of its own, with none of
  * the program's descriptors. Returns 0, or -1: it shares the program's.
- * Normal context. */
+ * Context: writer. */
 int agent_fds_take_own_table(void);
 
 /* The thread with a table of its own ends (its table goes with it), or, in
- * a fork child, does not exist. */
+ * a fork child, does not exist.
+ * Context: writer, program. */
 void agent_fds_own_table_ended(void);
 
-/* 1 on the thread with a table of its own. Async-signal-safe. */
+/* 1 on the thread with a table of its own.
+ * Context: any. */
 int agent_fds_in_own_table(void);
 
 /* Takes fd as the agent's: moves it high when it can (closing the number
  * it had) and returns the number it has now; -1 stays -1. In a table of
- * the agent's own it stays as it is. Normal context. */
+ * the agent's own it stays as it is.
+ * Context: program, writer. */
 int agent_fds_adopt(int fd);
 
 /* Closes one of the agent's descriptors in the calling thread's table: a
  * number that is not the agent's there (in a fork child, one of the table
  * the parent's writer had of its own, which the child has no copy of) is
- * left alone. Async-signal-safe. */
+ * left alone.
+ * Context: any. */
 void agent_fds_close(int fd);
 
 /* The number is no longer the agent's (the program put a file of its own
- * there with dup2): it is left open, and the program's to close. */
+ * there with dup2): it is left open, and the program's to close.
+ * Context: any. */
 void agent_fds_forget(int fd);
 
 /* 1 when fd is one of the agent's in the program's table (0 on the thread
- * with a table of its own, whose numbers are not the program's). Async-
- * signal-safe. */
+ * with a table of its own, whose numbers are not the program's).
+ * Context: any. */
 int agent_fds_owned(int fd);
 
 /* The program's close_range(first, last, flags), done around the agent's
- * descriptors with real_close_range. */
+ * descriptors with real_close_range.
+ * Context: program. */
 int agent_fds_program_close_range(unsigned first, unsigned last, int flags,
                                   int (*real_close_range)(unsigned, unsigned, int));
-
-/* The next agent descriptor at or above fd, or -1. */
-int agent_fds_next(unsigned fd);
 
 #endif

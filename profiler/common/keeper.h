@@ -15,17 +15,21 @@
 #define STOKE_AGENT_KEEPER_H
 
 /* Starts the keeper (before the writer, with every signal blocked).
- * Returns 0, or an error number. */
+ * Returns 0, or an error number.
+ * Context: program. */
 int keeper_start(void);
 
 /* Runs fn(arg) in the program's table: on the keeper, and waits for it,
- * when called on the thread with a table of its own; else here. */
+ * when called on the thread with a table of its own; else here.
+ * Context: writer, program, hooks. */
 void keeper_run(void (*fn)(void *), void *arg);
 
-/* Ends the keeper and waits for it. Any thread but the keeper. */
+/* Ends the keeper and waits for it.
+ * Context: writer, program. */
 void keeper_stop(void);
 
-/* In a fork child: the keeper does not exist there. */
+/* In a fork child: the keeper does not exist there.
+ * Context: program. */
 void keeper_fork_child(void);
 
 #endif

@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-/* Zeroed memory of at least size bytes, or NULL. */
+/* Zeroed memory of at least size bytes, or NULL; and giving it back.
+ * Context: program, hooks. */
 void *pages_alloc(size_t size);
 void pages_free(void *p, size_t size);
 

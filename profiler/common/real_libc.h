@@ -45,10 +45,13 @@ struct real_libc {
 #undef REAL_LIBC_FIELD
 };
 
-/* Looks every function up, once. Normal context. */
+/* Looks every function up, once.
+ * Context: program. */
 void real_libc_resolve(void);
 
-/* The table; resolved now if the agent has not started yet. */
+/* The table; resolved now if the agent has not started yet (an
+ * interposer called before the constructor, in the program's context).
+ * Context: any. */
 const struct real_libc *real_libc(void);
 
 #define REAL(name) (real_libc()->name)

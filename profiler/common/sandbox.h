@@ -17,24 +17,29 @@
 
 /* Reads the process's seccomp mode again (at start, in a fork child, and
  * before a system call that a filter installed since would make fatal);
- * returns 1 when filtered. Normal context, one thread at a time. */
+ * returns 1 when filtered. One thread at a time.
+ * Context: program, hooks. */
 int sandbox_check(void);
 
-/* The program is about to ask for a seccomp filter or no_new_privs. */
+/* The program is about to ask for a seccomp filter or no_new_privs.
+ * Context: program. */
 void sandbox_expect_filter(void);
 
 /* A thread of the program is about to enter seccomp strict mode: from then
  * on it may only read, write, exit and return from signal handlers, and
  * reading the time stamp counter (the vDSO clock) faults there. Other
- * threads, the agent's own included, are not restricted. */
+ * threads, the agent's own included, are not restricted.
+ * Context: program. */
 void sandbox_expect_strict_thread(void);
 
 /* 1 once a filter is known or announced: any thread, the agent's own
- * included, may be restricted. Async-signal-safe. */
+ * included, may be restricted.
+ * Context: any. */
 int sandbox_filtered(void);
 
 /* 1 once a filter or a strict thread is known or announced: optional
- * system calls in the program's threads are off. Async-signal-safe. */
+ * system calls in the program's threads are off.
+ * Context: any. */
 int sandbox_threads_restricted(void);
 
 #endif

@@ -19,13 +19,21 @@
 #include "heap_live.h"
 
 /* Readies a process that will track its heap, before the agent starts its
- * own threads in it (heap_sharing_prepare). */
+ * own threads in it (heap_sharing_prepare).
+ * Context: program. */
 void heap_prepare(void);
 
 /* Starts tracking with the given mean sampling interval in bytes. A
- * non-zero seed makes the sampling of each thread reproducible. */
+ * non-zero seed makes the sampling of each thread reproducible.
+ * Context: program. */
 void heap_start(uint64_t interval, uint64_t seed);
+
+/* Stops tracking (the trace is finished).
+ * Context: any. */
 void heap_stop(void);
+
+/* 1 while tracking; the mean sampling interval in bytes.
+ * Context: any. */
 int heap_tracking(void);
 uint64_t heap_interval(void);
 
@@ -39,33 +47,39 @@ extern __thread int64_t heap_bytes_until_sample __attribute__((tls_model("initia
 #define HEAP_RECHECK_BYTES (64ll << 20)
 
 /* Counts an allocation of size bytes down the budget; 1 when it must be
- * passed to heap_sampled_alloc once made. */
+ * passed to heap_sampled_alloc once made.
+ * Context: hooks. */
 static inline int heap_alloc_is_sampled(size_t size)
 {
     heap_bytes_until_sample -= (int64_t)size;
     return __builtin_expect(heap_bytes_until_sample <= 0, 0);
 }
 
-/* An allocation heap_alloc_is_sampled picked (p NULL: it failed). */
+/* An allocation heap_alloc_is_sampled picked (p NULL: it failed).
+ * Context: hooks. */
 void heap_sampled_alloc(void *p, size_t size);
 
-/* Frees of addresses the filter flags, before the memory is released. */
+/* Frees of addresses the filter flags, before the memory is released.
+ * Context: hooks. */
 void heap_maybe_sampled_free(void *p);
 
 /* The same in two steps: heap_free_begin before the memory is released
  * and, when it returned 1, heap_free_end after. With one program thread
  * nothing can reuse the address in between, so the table waits until the
- * allocator is done: its cache miss overlaps the allocator's work. */
+ * allocator is done: its cache miss overlaps the allocator's work.
+ * Context: hooks. */
 int heap_free_begin(void *p);
 void heap_free_end(void *p);
 
-/* Both steps, for hooks off the hot path. */
+/* Both steps, for hooks off the hot path.
+ * Context: hooks. */
 static inline void heap_on_alloc(void *p, size_t size)
 {
     if (heap_alloc_is_sampled(size))
         heap_sampled_alloc(p, size);
 }
 
+/* Context: hooks. */
 static inline void heap_on_free(void *p)
 {
     if (__builtin_expect(heap_live_maybe((uintptr_t)p), 0))
@@ -79,18 +93,25 @@ struct heap_taken {
     int how;
     struct live_allocation allocation;
 };
+
+/* Takes p's block out; puts it back when the realloc failed.
+ * Context: hooks. */
 void heap_take(void *p, struct heap_taken *taken);
 void heap_realloc_done(const struct heap_taken *taken, int failed);
 
 /* Brackets the agent's own work on a program thread (thread start, fork,
- * a failed exec): what it allocates meanwhile is not the program's. Nests. */
+ * a failed exec): what it allocates meanwhile is not the program's. Nests.
+ * Context: program. */
 void heap_agent_work_begin(void);
 void heap_agent_work_end(void);
 
 /* Before the program starts a thread or installs a seccomp filter: the
- * tables are shared from then on (heap_sharing.h). */
+ * tables are shared from then on (heap_sharing.h).
+ * Context: program. */
 void heap_threads_coming(void);
 
+/* fork: the tables' locks held across it, and made new in the child.
+ * Context: program. */
 void heap_fork_prepare(void);
 void heap_fork_parent(void);
 void heap_fork_child(void);

@@ -33,7 +33,8 @@ extern __thread int heap_sharing_sole __attribute__((tls_model("initial-exec")))
  * the start and in a fork child, before the agent starts its own): then
  * the kernel answers at once, where with two threads it waits for every
  * CPU to pass a grace period (about 10 ms, at every process start). Not
- * under a seccomp filter (a system call the program may not be allowed). */
+ * under a seccomp filter (a system call the program may not be allowed).
+ * Context: program. */
 void heap_sharing_prepare(void);
 
 /* In a process that never shared its tables (at the start, and in a fork
@@ -41,20 +42,24 @@ void heap_sharing_prepare(void);
  * other threads than it and agent_threads of the agent's own, and
  * heap_sharing_prepare registered it; else the tables are shared.
  * switching runs once, during the switch, while no other thread uses the
- * tables. */
+ * tables.
+ * Context: program. */
 void heap_sharing_start(int agent_threads, void (*switching)(void));
 
 /* In a fork child (one thread): a switch the parent was making is ended
  * here, as no thread of the child would finish it; heap_sharing_start then
- * decides again. */
+ * decides again.
+ * Context: program. */
 void heap_sharing_fork_child(void);
 
 /* Switches to SHARED for good (waits for the sole thread to step out). The
  * caller must keep its signal handlers out of the hooks meanwhile (heap.c's
- * heap_threads_coming). */
+ * heap_threads_coming).
+ * Context: hooks, program. */
 void heap_sharing_share(void);
 
-/* 1 when the tables need their locks and atomic adds. */
+/* 1 when the tables need their locks and atomic adds.
+ * Context: any. */
 static inline int heap_shared(void)
 {
     return atomic_load_explicit(&heap_sharing_mode, memory_order_relaxed) != HEAP_ALONE;
@@ -63,7 +68,8 @@ static inline int heap_shared(void)
 /* Around every use of the tables by the hooks. Returns 1 when the caller
  * works alone until heap_sharing_leave (even should another thread start
  * switching meanwhile: it waits), 0 when the tables are shared. The mark
- * comes before the look at the mode; a switch's barrier orders them. */
+ * comes before the look at the mode; a switch's barrier orders them.
+ * Context: hooks. */
 static inline int heap_sharing_enter(void)
 {
     if (heap_sharing_sole) {
@@ -78,6 +84,7 @@ static inline int heap_sharing_enter(void)
     return 0;
 }
 
+/* Context: hooks. */
 static inline void heap_sharing_leave(void)
 {
     if (heap_sharing_sole)
@@ -85,7 +92,8 @@ static inline void heap_sharing_leave(void)
 }
 
 /* Adds v to a counter that other threads only read unless shared (the
- * caller looked at heap_shared once for all its counters). */
+ * caller looked at heap_shared once for all its counters).
+ * Context: hooks. */
 static inline void heap_counter_add(_Atomic int64_t *counter, int64_t v, int shared)
 {
     if (shared)

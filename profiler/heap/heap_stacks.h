@@ -25,14 +25,18 @@ struct heap_stack {
     _Atomic int64_t alloc_bytes, alloc_objects; /* never negative */
 };
 
-/* Returns the stack for frames[0..n), creating it; NULL when out of memory. */
+/* Returns the stack for frames[0..n), creating it; NULL when out of memory.
+ * Context: hooks. */
 struct heap_stack *heap_stacks_intern(const uint64_t *frames, uint32_t n, uint32_t flags);
 
-/* Number of ids handed out, and the stack of an id below it (or NULL). */
+/* Number of ids handed out, and the stack of an id below it (or NULL).
+ * Lock-free.
+ * Context: any. */
 uint32_t heap_stacks_count(void);
 struct heap_stack *heap_stacks_get(uint32_t id);
 
-/* fork: hold / release / re-create the locks. */
+/* fork: hold / release / re-create the locks.
+ * Context: program. */
 void heap_stacks_fork_prepare(void);
 void heap_stacks_fork_parent(void);
 void heap_stacks_fork_child(void);

@@ -17,6 +17,7 @@
  * away; heap_objects rounds them to whole objects. */
 #define HEAP_OBJECT_UNIT 1024
 
+/* Context: any. */
 static inline uint64_t heap_objects(uint64_t units)
 {
     return (units + HEAP_OBJECT_UNIT / 2) / HEAP_OBJECT_UNIT;
@@ -28,28 +29,35 @@ struct heap_totals {
     uint64_t untracked; /* sampled allocations the tables had no room for */
 };
 
-/* The mean sampling interval in bytes (1: every allocation, weight 1). */
+/* The mean sampling interval in bytes (1: every allocation, weight 1).
+ * Context: program. */
 void heap_tally_start(uint64_t interval);
 
-/* A new allocation of the stack a->stack_id is: live and allocated. */
+/* A new allocation of the stack a->stack_id is: live and allocated.
+ * Context: hooks. */
 void heap_tally_alloc(const struct live_allocation *a, struct heap_stack *stack);
 
 /* Live again, not allocated again: a block taken out for a realloc that
- * failed. */
+ * failed.
+ * Context: hooks. */
 void heap_tally_restore(const struct live_allocation *a);
 
 /* A free of address: out of the table and its stack's live counts, copied
- * to *gone. Returns 0, or -1 when address was not tracked. */
+ * to *gone. Returns 0, or -1 when address was not tracked.
+ * Context: hooks. */
 int heap_tally_free(uintptr_t address, struct live_allocation *gone);
 
-/* An allocation that could not be tracked (no memory, no stack). */
+/* An allocation that could not be tracked (no memory, no stack).
+ * Context: hooks. */
 void heap_tally_untracked(void);
 
 /* The switch to shared tables (heap_sharing.h): the nursery's entries move
- * into the tables; what they replace or cannot hold leaves the counts. */
+ * into the tables; what they replace or cannot hold leaves the counts.
+ * Context: hooks, program. */
 void heap_tally_nursery_flush(void);
 
-/* Sums over all stacks; objects rounded to whole ones. */
+/* Sums over all stacks; objects rounded to whole ones.
+ * Context: writer. */
 void heap_read_totals(struct heap_totals *t);
 
 #endif

@@ -17,6 +17,8 @@ struct spinlock {
     _Atomic int held;
 };
 
+/* Waits until the lock looks free.
+ * Context: hooks. */
 static inline void spinlock_wait(struct spinlock *l)
 {
     for (int spins = 0; atomic_load_explicit(&l->held, memory_order_relaxed); spins++) {
@@ -27,18 +29,23 @@ static inline void spinlock_wait(struct spinlock *l)
     }
 }
 
+/* Takes the lock.
+ * Context: hooks. */
 static inline void spinlock_lock(struct spinlock *l)
 {
     while (atomic_exchange_explicit(&l->held, 1, memory_order_acquire))
         spinlock_wait(l);
 }
 
+/* Gives it back.
+ * Context: hooks. */
 static inline void spinlock_unlock(struct spinlock *l)
 {
     atomic_store_explicit(&l->held, 0, memory_order_release);
 }
 
-/* After fork, in the child: whoever held it is gone. */
+/* After fork, in the child: whoever held it is gone.
+ * Context: program. */
 static inline void spinlock_reset(struct spinlock *l)
 {
     atomic_store_explicit(&l->held, 0, memory_order_relaxed);

@@ -19,7 +19,8 @@ struct agent_config {
 
 /* Fills cfg from the environment (STOKE_OUTPUT, STOKE_HZ, STOKE_CLOCK,
  * STOKE_HEAP_INTERVAL, STOKE_HEAP_SIGNAL, STOKE_HEAP_PEAK). Returns 0, or -1 when the agent should
- * stay idle (no STOKE_OUTPUT, or a bad value, already reported). */
+ * stay idle (no STOKE_OUTPUT, or a bad value, already reported).
+ * Context: program. */
 int config_from_env(struct agent_config *cfg);
 
 #endif

@@ -10,7 +10,8 @@
 
 #include <stddef.h>
 
-/* Remembers the agent's own variables. Call once at start. */
+/* Remembers the agent's own variables. Call once at start.
+ * Context: program. */
 void exec_env_save(void);
 
 /* How many entries exec_env_fill may add to an environment. */
@@ -19,10 +20,12 @@ void exec_env_save(void);
 /* Copies envp into out (room for its entries + EXEC_ENV_EXTRA + NULL)
  * adding the saved variables it lacks when it has no STOKE_OUTPUT, and
  * returns out; returns envp unchanged when nothing is missing. Allocates
- * nothing, so it is safe in a vfork child. */
+ * nothing, so it is safe in a vfork child.
+ * Context: program. */
 char *const *exec_env_fill(char *const envp[], char **out);
 
-/* Number of entries of envp, not counting the final NULL. */
+/* Number of entries of envp, not counting the final NULL.
+ * Context: any. */
 size_t exec_env_count(char *const envp[]);
 
 #endif

@@ -20,12 +20,15 @@
 
 #include <signal.h>
 
-/* At the start of the process (normal context). finish ends the trace; it
- * runs in the handler (bounded: see agent.c). */
+/* At the start of the process. finish ends the trace; it runs in the
+ * agent's handler, before the default action ends the process (bounded:
+ * see agent.c).
+ * Context: program. */
 void exit_signals_install(void (*finish)(void));
 
 /* The program's sigaction for one of these signals: 1 when signo is one
- * the agent keeps (then *ret is the result), 0 otherwise. */
+ * the agent keeps (then *ret is the result), 0 otherwise.
+ * Context: program. */
 int exit_signals_program_sigaction(int signo, const struct sigaction *sa, struct sigaction *old,
                                    int *ret);
 

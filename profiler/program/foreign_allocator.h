@@ -13,7 +13,8 @@
 /* NULL when the program's malloc is the agent's, else a sentence for the
  * user naming the file whose malloc the program uses; the text lives as
  * long as the process. The loader is asked at the first call (the agent's
- * start); later calls (a fork child's start) give the same answer. */
+ * start); later calls (a fork child's start) give the same answer.
+ * Context: program. */
 const char *foreign_allocator_note(void);
 
 #endif

@@ -16,19 +16,23 @@ struct program_action {
     _Atomic int current;
 };
 
-/* The action now (SIG_DFL until set). Async-signal-safe. */
+/* The action now (SIG_DFL until set).
+ * Context: any. */
 const struct sigaction *program_action_get(const struct program_action *p);
 
 /* As sigaction does: *old gets the action before, sa (if not NULL) becomes
- * the action. */
+ * the action (in a handler: SA_RESETHAND done by hand).
+ * Context: program, handler. */
 void program_action_set(struct program_action *p, const struct sigaction *sa,
                         struct sigaction *old);
 
-/* 1 when the action is handler, SIG_DFL or SIG_IGN (no SA_SIGINFO). */
+/* 1 when the action is handler, SIG_DFL or SIG_IGN (no SA_SIGINFO).
+ * Context: any. */
 int program_action_is(const struct sigaction *a, __sighandler_t handler);
 
 /* Calls the program's handler of a as the kernel would have (a must be
- * neither SIG_DFL nor SIG_IGN). */
+ * neither SIG_DFL nor SIG_IGN).
+ * Context: handler. */
 void program_action_call(const struct sigaction *a, int signo, siginfo_t *info, void *context);
 
 #endif

@@ -16,8 +16,8 @@
  *         user had set (nothing when they had set nothing), and the
  *         variable is put back as it was once the JVM has read it.
  *
- * Normal context only; runtime_names_init runs in the constructor, before
- * main, while the process has one thread.
+ * runtime_names_init runs in the constructor, before main, while the
+ * process has one thread.
  */
 #ifndef STOKE_AGENT_RUNTIME_NAMES_H
 #define STOKE_AGENT_RUNTIME_NAMES_H
@@ -26,19 +26,23 @@
 #include <stdio.h>
 
 /* Reads what was asked (STOKE_RUNTIME_NAMES), which runtime this process
- * is, and what its arguments ask for themselves; sets up the JVM's flags. */
+ * is, and what its arguments ask for themselves; sets up the JVM's flags.
+ * Context: program. */
 void runtime_names_init(void);
 
 /* 1 when the process's perf map is stoke's doing, to be removed once it is
- * in the trace. */
+ * in the trace.
+ * Context: writer. */
 int runtime_names_map_is_ours(void);
 
-/* At the end of the trace: removes node's isolate logs that stoke caused. */
+/* At the end of the trace: removes node's isolate logs that stoke caused.
+ * Context: writer. */
 void runtime_names_finish(void);
 
 /* The agent's vfprintf: 1 when this call is the JVM's announcement of
  * JAVA_TOOL_OPTIONS, which it then wrote as without stoke (its result in
- * *result); 0 for every other call, to be done as asked. */
+ * *result); 0 for every other call, to be done as asked.
+ * Context: program. */
 int runtime_names_quiet_notice(FILE *stream, const char *format, va_list ap, int *result);
 
 #endif

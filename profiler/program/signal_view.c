@@ -117,11 +117,6 @@ void signal_view_before_new_program(void)
 
 void signal_view_after_new_program(void)
 {
-    signal_view_enforce_here();
-}
-
-void signal_view_enforce_here(void)
-{
     for (int role = 0; role < ROLES; role++)
         if (owned[role] && forced[role])
             apply(owned[role], role == BLOCKED_ROLE);

@@ -16,7 +16,8 @@
 #error "stoke's agent supports x86-64 only (see profiler/arch_x86_64.h)"
 #endif
 
-/* The caller's stack pointer. */
+/* The caller's stack pointer.
+ * Context: any. */
 static inline __attribute__((always_inline)) uintptr_t arch_stack_pointer(void)
 {
     uintptr_t sp;
@@ -24,7 +25,8 @@ static inline __attribute__((always_inline)) uintptr_t arch_stack_pointer(void)
     return sp;
 }
 
-/* The stack pointer of the code a signal interrupted. */
+/* The stack pointer of the code a signal interrupted.
+ * Context: handler. */
 static inline uintptr_t arch_interrupted_sp(const ucontext_t *uc)
 {
     return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
@@ -34,7 +36,8 @@ static inline uintptr_t arch_interrupted_sp(const ucontext_t *uc)
  * instruction, as the bytes before a return address do: call rel32 (E8),
  * or FF /2, an indirect call through a register or memory (2 to 7 bytes
  * with a REX prefix or displacement). Data seldom looks like that, so a
- * "return address" that fails this is not one (a walk that went astray). */
+ * "return address" that fails this is not one (a walk that went astray).
+ * Context: any. */
 static inline int arch_follows_call(const uint8_t before[8])
 {
     if (before[3] == 0xe8)
@@ -50,7 +53,8 @@ static inline int arch_follows_call(const uint8_t before[8])
 /* Calls fn(arg) with the stack pointer at top (16-byte aligned, the top of
  * a stack the caller owns), and returns on the caller's own stack. The
  * caller's red zone is never touched: the call pushes onto the other
- * stack. Every register the ABI lets fn change is declared clobbered. */
+ * stack. Every register the ABI lets fn change is declared clobbered.
+ * Context: handler, hooks. */
 static inline void arch_call_on_stack(void (*fn)(void *), void *arg, uintptr_t top)
 {
     __asm__ volatile("mov %%rsp, %%r12\n\t"

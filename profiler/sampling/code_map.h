@@ -31,25 +31,30 @@
 #include <stdint.h>
 
 /* Forgets the map and when it was read (at the writer's start: in a fork
- * child /proc/self is another). Writer thread. */
+ * child /proc/self is another).
+ * Context: writer. */
 void code_map_reset(void);
 
 /* Closes /proc/self/maps (at the writer's end; in a fork child, the copy
- * of its parent's, if it has one). */
+ * of its parent's, if it has one).
+ * Context: writer, program. */
 void code_map_close(void);
 
 /* Reads the map again when something asked for it and it is time. Returns
  * 1 when a second copy became an alias (resolve its addresses again).
- * now_ns: CLOCK_MONOTONIC. Writer thread. */
+ * now_ns: CLOCK_MONOTONIC.
+ * Context: writer. */
 int code_map_refresh(uint64_t now_ns);
 
 /* Asks for a fresh look: an address outside every module turned up
  * (writer), or a walk met a return address outside every known range
- * (signal handler). Async-signal-safe. */
+ * (signal handler).
+ * Context: any. */
 void code_map_ask(void);
 
 /* 1 when addr lies in an executable mapping that belongs to no loaded
- * object (JIT code), as the map last showed. Async-signal-safe. */
+ * object (JIT code), as the map last showed.
+ * Context: any. */
 int code_map_is_jit_code(uintptr_t addr);
 
 #endif

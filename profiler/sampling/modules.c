@@ -434,14 +434,16 @@ void modules_refresh(void)
     pthread_mutex_unlock(&table_lock);
 }
 
-void modules_pause_unwinding(void)
+/* Stops new unwinds (they count their samples as lost) and waits for the
+ * running ones; and lets them run again. Nests. */
+static void pause_unwinding(void)
 {
     atomic_fetch_add(&unwind_barrier, 1);
     while (atomic_load(&unwinders_in_flight))
         sched_yield();
 }
 
-void modules_resume_unwinding(void)
+static void resume_unwinding(void)
 {
     atomic_fetch_sub(&unwind_barrier, 1);
 }
@@ -450,12 +452,12 @@ void modules_resume_unwinding(void)
  * runs inside dlopen (under the loader's lock) may call dlclose itself. */
 int modules_dlclose(void *handle, int (*real_dlclose)(void *))
 {
-    modules_pause_unwinding();
+    pause_unwinding();
     int ret = real_dlclose(handle);
     pthread_mutex_lock(&table_lock);
     rescan_locked();
     pthread_mutex_unlock(&table_lock);
-    modules_resume_unwinding();
+    resume_unwinding();
     return ret;
 }
 
@@ -533,12 +535,12 @@ uint32_t modules_take_removed(uint32_t *ids, uint32_t max)
 void modules_fork_prepare(void)
 {
     pthread_mutex_lock(&table_lock);
-    modules_pause_unwinding();
+    pause_unwinding();
 }
 
 void modules_fork_parent(void)
 {
-    modules_resume_unwinding();
+    resume_unwinding();
     pthread_mutex_unlock(&table_lock);
 }
 

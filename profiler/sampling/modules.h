@@ -3,9 +3,9 @@
  *
  * The sampling handler must never take the loader lock (dl_iterate_phdr
  * does, and a sample landing inside dlopen would deadlock), so the handler
- * looks code and unwind tables up here instead. The table is filled in
- * normal context (at start, when the writer sees the loader's counters
- * move, and around dlclose) and read lock-free under a sequence counter.
+ * looks code and unwind tables up here instead. The table is filled as
+ * the agent starts, around dlclose, and by the writer when it sees the
+ * loader's counters move; it is read lock-free under a sequence counter.
  */
 #ifndef STOKE_AGENT_MODULES_H
 #define STOKE_AGENT_MODULES_H
@@ -27,61 +27,63 @@ struct module_view {
     uint64_t eh_fde_count;
 };
 
-/* Fills the table from the loader. Normal context; call once at start. */
+/* Fills the table from the loader, once at start.
+ * Context: program. */
 void modules_init(void);
 
 /* Rescans when the loader's load/unload counters moved since the last scan.
- * Normal context (the writer thread). */
+ * Context: writer. */
 void modules_refresh(void);
 
-/* Handler-safe lookup: the module containing addr (0 and *out filled), or
- * -1. */
+/* The module containing addr (0 and *out filled), or -1. Lock-free.
+ * Context: any. */
 int modules_find(uintptr_t addr, struct module_view *out);
 
-/* Handler-safe: the mapped segment [*lo, *hi) of a known module that holds
- * [addr, addr+len): 0, or -1 when none does. */
+/* The mapped segment [*lo, *hi) of a known module that holds
+ * [addr, addr+len): 0, or -1 when none does.
+ * Context: any. */
 int modules_segment_of(uintptr_t addr, uintptr_t len, uintptr_t *lo, uintptr_t *hi);
 
-/* Handler-safe: 1 when addr lies in the range of a known module (what
- * modules_find would say, without copying the module out). */
+/* 1 when addr lies in the range of a known module (what modules_find
+ * would say, without copying the module out).
+ * Context: any. */
 int modules_contains(uintptr_t addr);
 
-/* Writer side: the module that held addr at time when_ns (CLOCK_MONOTONIC),
- * also if it was unloaded since. Normal context. */
+/* The module that held addr at time when_ns (CLOCK_MONOTONIC), also if it
+ * was unloaded since.
+ * Context: writer. */
 int modules_find_at(uintptr_t addr, uint64_t when_ns, struct module_view *out);
 
 /* The module id and offset of each of frames[0..n), as a trace names a
  * frame: outside every module, STOKE_MODULE_NONE and the address itself.
- * Handler-safe, as modules_find. */
+ * Context: any. */
 void modules_resolve(const uint64_t *frames, uint32_t n, uint32_t *modules, uint64_t *offsets);
 
 /* The same for frames sampled at time when_ns, whose module may have been
- * unloaded since (modules_find_at). Writer thread only. */
+ * unloaded since (modules_find_at).
+ * Context: writer. */
 void modules_resolve_at(const uint64_t *frames, uint32_t n, uint64_t when_ns, uint32_t *modules,
                         uint64_t *offsets);
 
-/* Brackets the handler's use of module memory. modules_enter returns 0 when
+/* Brackets an unwind's use of module memory. modules_enter returns 0 when
  * unwinding is allowed, -1 while a dlclose is unmapping code (then skip the
- * sample, and do not call modules_leave). */
+ * sample, and do not call modules_leave).
+ * Context: any. */
 int modules_enter(void);
 void modules_leave(void);
 
-/* Stops new unwinds (they count their samples as lost) and waits for the
- * running ones; and lets them run again. Normal context; nests. */
-void modules_pause_unwinding(void);
-void modules_resume_unwinding(void);
-
 /* The agent's dlclose: waits until no handler reads module memory, then
- * lets the loader unload and rescans. Normal context. */
+ * lets the loader unload and rescans.
+ * Context: program. */
 int modules_dlclose(void *handle, int (*real_dlclose)(void *));
 
-/* Writer side: adds [lo, hi) as a second mapping of the code of the
+/* Adds [lo, hi) as a second mapping of the code of the
  * module that holds address original (node maps V8's embedded builtins
  * again next to its JIT code): a module of its own, with the original's
  * file, and bias such that address - bias is the same ELF virtual address.
  * It has no unwind table of its own (walks go by frame pointers there).
- * Normal context. Returns 0, or -1 when original is in no module or the
- * table is full. */
+ * Returns 0, or -1 when original is in no module or the table is full.
+ * Context: writer. */
 int modules_add_alias(uintptr_t original, uintptr_t lo, uintptr_t hi, uintptr_t bias);
 
 /* What a MAP record says of one module (alias_of: 0, or the id of the
@@ -94,13 +96,15 @@ struct module_description {
     const char *path;
 };
 
-/* Writer side: describe modules with id > after_id in id order, and the ids
- * removed since the last call. Normal context. */
+/* Describes the modules with id > after_id in id order; and the ids
+ * removed since the last call.
+ * Context: writer. */
 typedef void (*module_visit_fn)(void *arg, const struct module_description *m);
 uint32_t modules_visit_new(uint32_t after_id, module_visit_fn fn, void *arg);
 uint32_t modules_take_removed(uint32_t *ids, uint32_t max);
 
-/* fork support: the child keeps the table; the lock must be consistent. */
+/* fork support: the child keeps the table; the lock must be consistent.
+ * Context: program. */
 void modules_fork_prepare(void);
 void modules_fork_parent(void);
 void modules_fork_child(void);

@@ -32,12 +32,14 @@ struct ring {
     uint64_t words[RING_WORDS];
 };
 
-/* Producer: copies the sample in. Returns 0, or -1 when the ring is full. */
+/* Producer: copies the sample in. Returns 0, or -1 when the ring is full.
+ * Context: handler. */
 int ring_push(struct ring *r, uint64_t time_ns, uint32_t flags, uint32_t weight,
               const uint64_t *frames, uint32_t nframes);
 
 /* Consumer: reads the oldest sample into *s, copying its frames into
- * scratch (STOKE_MAX_FRAMES words). Returns 0, or -1 when empty. */
+ * scratch (STOKE_MAX_FRAMES words). Returns 0, or -1 when empty.
+ * Context: writer. */
 int ring_pop(struct ring *r, struct ring_sample *s, uint64_t *scratch);
 
 #endif

@@ -7,7 +7,7 @@
  * alternate signal stack, a frame pointer into a guard zone or a gap) is
  * read here: a page at a time with process_vm_readv on the process itself,
  * which answers EFAULT where a load would fault. The pages read in one
- * walk are kept for that walk. Async-signal-safe.
+ * walk are kept for that walk.
  *
  * The read is a system call, and a seccomp filter may kill the process for
  * one the program never makes: reads are refused once the agent knows of a
@@ -28,11 +28,13 @@ struct safe_pages {
     uint8_t data[SAFE_MEMORY_PAGES][4096];
 };
 
-/* Allows reads in process pid: this one, again in a fork child. */
+/* Allows reads in process pid: this one, again in a fork child.
+ * Context: program. */
 void safe_memory_allow(pid_t pid);
 
 /* Reads the aligned word at addr into *value: 0, or -1 when it is not
- * mapped readable, reads are forbidden, or the walk made too many. */
+ * mapped readable, reads are forbidden, or the walk made too many.
+ * Context: any. */
 int safe_memory_read_word(struct safe_pages *pages, uintptr_t addr, uint64_t *value);
 
 #endif

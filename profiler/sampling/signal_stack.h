@@ -23,29 +23,33 @@
 #include "threads.h"
 
 /* Maps the calling thread's stack into t and installs it as the thread's
- * alternate signal stack unless the program set one. Normal context, on
- * the thread itself. Returns 0, or -1 (then the agent's work runs on the
- * program's stack, as it must). */
+ * alternate signal stack unless the program set one. Returns 0, or -1
+ * (then the agent's work runs on the program's stack, as it must).
+ * Context: program. */
 int signal_stack_create(struct thread_state *t);
 
-/* Uninstalls and unmaps the calling thread's agent stack. Normal context,
- * on the thread itself, once its sampling clock is stopped. */
+/* Uninstalls and unmaps the calling thread's agent stack, once its
+ * sampling clock is stopped.
+ * Context: program. */
 void signal_stack_destroy(struct thread_state *t);
 
-/* Unmaps the agent stack of another thread, one a fork did not copy. */
+/* Unmaps the agent stack of another thread: one that vanished, or one a
+ * fork did not copy.
+ * Context: writer, program. */
 void signal_stack_forget(struct thread_state *t);
 
 /* Runs fn(arg) on the agent's stack of the calling thread: where it is,
  * when already on it, else from its top, or from below interrupted_sp when
  * the code a signal interrupted was itself running on it (pass 0 outside
  * signal handlers). Runs fn on the current stack when t has none.
- * Async-signal-safe. */
+ * Context: handler, hooks. */
 void signal_stack_run(struct thread_state *t, void (*fn)(void *), void *arg,
                       uintptr_t interrupted_sp);
 
 /* sigaltstack as the program sees it (see above): what the program's call
  * does and returns, errno included. t: the calling thread's state, or
- * NULL (then the call is the kernel's own). */
+ * NULL (then the call is the kernel's own).
+ * Context: program. */
 int signal_stack_program_call(const struct thread_state *t, const stack_t *ss, stack_t *old);
 
 #endif

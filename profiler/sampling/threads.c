@@ -33,7 +33,8 @@ static void read_stack_bounds(struct thread_state *t)
     pthread_attr_destroy(&attr);
 }
 
-void threads_read_name(struct thread_state *t)
+/* The calling thread's name, into t->name. */
+static void read_name(struct thread_state *t)
 {
     char name[16] = "";
     prctl(PR_GET_NAME, name);
@@ -50,7 +51,7 @@ struct thread_state *threads_register(void)
     t->timer.perf_fd = -1;
     t->syscall_file.fd = -1;
     read_stack_bounds(t);
-    threads_read_name(t);
+    read_name(t);
     signal_stack_create(t);
     atomic_store(&t->state, THREAD_LIVE);
     for (int i = 0; i < MAX_THREADS; i++) {
@@ -72,7 +73,7 @@ void threads_unregister(void)
         return;
     current_thread = NULL;
     signal_stack_destroy(t);
-    threads_read_name(t);
+    read_name(t);
     atomic_store(&t->state, THREAD_EXITED);
 }
 

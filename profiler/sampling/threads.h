@@ -2,7 +2,7 @@
  * threads.h - the registry of sampled threads and their per-thread state.
  *
  * Each thread that the agent samples owns one thread_state, mmap'ed when
- * the thread registers (normal context) and reclaimed by the writer after
+ * the thread registers (program context) and reclaimed by the writer after
  * the thread has exited and its ring is drained. The signal handler finds
  * its thread's state through a TLS pointer, never through the registry.
  */
@@ -65,35 +65,40 @@ extern __thread struct thread_state *current_thread
     __attribute__((tls_model("initial-exec")));
 
 /* Registers the calling thread and returns its state (also set as
- * current_thread), or NULL when out of slots or memory. Normal context. */
+ * current_thread), or NULL when out of slots or memory.
+ * Context: program. */
 struct thread_state *threads_register(void);
 
 /* Marks the calling thread's state exited; the caller has already stopped
- * its timer. The writer reclaims it. */
+ * its timer. The writer reclaims it.
+ * Context: program. */
 void threads_unregister(void);
 
 /* The calling thread ends through the raw exit system call: marks its
- * state VANISHED. Makes no system call (strict mode allows none). */
+ * state VANISHED. Makes no system call (strict mode allows none).
+ * Context: program. */
 void threads_vanish(void);
 
-/* 1 when the state's thread has ended (EXITED or VANISHED). */
+/* 1 when the state's thread has ended (EXITED or VANISHED).
+ * Context: any. */
 int threads_ended(const struct thread_state *t);
 
 /* 1 when no registered thread is live and none ever vanished: every
- * thread left through libc. */
+ * thread left through libc.
+ * Context: writer. */
 int threads_all_left_through_libc(void);
 
-/* Writer: calls fn for each registered state; reclaims ended ones after
- * fn has drained them (and released what a VANISHED thread could not). */
+/* Calls fn for each registered state; reclaims ended ones after fn has
+ * drained them (and released what a VANISHED thread could not).
+ * Context: writer. */
 void threads_for_each(void (*fn)(struct thread_state *t, void *arg), void *arg);
 
-/* Any thread: calls fn for each live state (used to stop all timers). */
+/* Calls fn for each live state (to stop or settle every clock).
+ * Context: program, writer, keeper. */
 void threads_for_each_live(void (*fn)(struct thread_state *t));
 
-/* fork child: forgets every thread but the caller, whose ring is emptied. */
+/* fork child: forgets every thread but the caller, whose ring is emptied.
+ * Context: program. */
 void threads_reset_after_fork(void);
-
-/* Reads the calling thread's name into t->name. */
-void threads_read_name(struct thread_state *t);
 
 #endif

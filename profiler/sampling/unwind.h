@@ -14,8 +14,9 @@
 #include <stdint.h>
 #include <ucontext.h>
 
-/* Loads libunwind privately and creates the address space. Normal
- * context, once. Returns 0 or -1. */
+/* Loads libunwind privately and creates the address space, once. Returns 0
+ * or -1.
+ * Context: program. */
 int unwind_init(void);
 
 /* Where to unwind from: registers (DWARF numbering, 0..16 = rax..rip; a
@@ -30,36 +31,42 @@ struct unwind_start {
 };
 
 /* Captures the caller's own registers (libunwind's getcontext): call it
- * directly from the function whose stack is to be walked. */
+ * directly from the function whose stack is to be walked.
+ * Context: hooks. */
 extern int (*unwind_getcontext)(ucontext_t *);
 
-/* Fills the start registers from a signal's ucontext. */
+/* Fills the start registers from a signal's ucontext.
+ * Context: any. */
 void unwind_start_from_ucontext(struct unwind_start *s, const ucontext_t *uc);
 
 /* Sets the stack read in place to [sp, hi) when the start's stack pointer
  * lies in the thread's stack [lo, hi), else to nothing: below sp may be a
  * guard zone (the JVM's), and a stack pointer elsewhere (a goroutine's, a
- * coroutine's, an alternate signal stack) is read like any other memory. */
+ * coroutine's, an alternate signal stack) is read like any other memory.
+ * Context: any. */
 void unwind_bound_stack(struct unwind_start *s, uintptr_t lo, uintptr_t hi);
 
 /* Fills frames[0..max) leaf first with the starting IP and the return
  * addresses above it; returns how many. *flags gets STOKE_STACK_* bits.
- * Async-signal-safe; never reads outside the stack and module segments.
- * Not reentrant on one thread: a call while the thread is already inside
- * (a signal landing in the middle of an unwind) returns 0. */
+ * Never reads outside the stack and module segments but through
+ * safe_memory. Not reentrant on one thread: a call while the thread is
+ * already inside (a signal landing in the middle of an unwind) returns 0.
+ * Context: handler, hooks, writer. */
 uint32_t unwind_stack(const struct unwind_start *s, uint64_t *frames, uint32_t max,
                       uint32_t *flags);
 
 /* The same, also giving for each frame after the first the stack address
  * its return address was read from (slots[0] is 0, and so is the slot of a
- * frame a signal interrupted: its pc was not read from a slot). */
+ * frame a signal interrupted: its pc was not read from a slot).
+ * Context: handler, hooks, writer. */
 uint32_t unwind_stack_slots(const struct unwind_start *s, uint64_t *frames, uint64_t *slots,
                             uint32_t max, uint32_t *flags);
 
 /* 1 while the calling thread is inside unwind_stack. libunwind then only
  * takes its own locks, and the sigprocmask calls around them may be skipped
  * (see interpose.c): a signal arriving meanwhile returns from the sampling
- * handler at once instead of unwinding, so it cannot deadlock on them. */
+ * handler at once instead of unwinding, so it cannot deadlock on them.
+ * Context: any. */
 int unwind_busy(void);
 
 #endif

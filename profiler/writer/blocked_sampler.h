@@ -19,7 +19,8 @@
 /* Unwinds t if it is blocked in a system call, into t->blocked_frames
  * (reused without unwinding again while it waits at the same place).
  * Returns the number of frames (0 when t is not blocked or changed state
- * meanwhile). Writer thread only. */
+ * meanwhile).
+ * Context: writer. */
 uint32_t blocked_sample(struct thread_state *t);
 
 #endif

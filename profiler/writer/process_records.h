@@ -28,17 +28,25 @@ struct process_description {
 };
 
 /* Fills comm from /proc/self/comm, keeping only [A-Za-z0-9._-], cwd and
- * cmdline. */
+ * cmdline.
+ * Context: writer. */
 void process_read_identity(struct process_description *d);
 
+/* The PROCESS record of d.
+ * Context: writer. */
 void records_process(struct records *r, const struct process_description *d);
 
-/* A NOTE record: a warning for whoever reads the trace. */
+/* A NOTE record: a warning for whoever reads the trace.
+ * Context: writer. */
 void records_note(struct records *r, const char *text);
 
-/* MAP records for the modules with id > after_id; returns the last id. */
+/* MAP records for the modules with id > after_id; returns the last id.
+ * Context: writer. */
 uint32_t records_new_maps(struct records *r, uint32_t after_id, uint64_t time_us);
 
+/* The STACK record of stack id: each frame's module and offset
+ * (modules_resolve).
+ * Context: writer. */
 void records_stack(struct records *r, uint32_t id, uint32_t flags, uint32_t n,
                    const uint32_t *modules, const uint64_t *offsets);
 

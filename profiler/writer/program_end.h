@@ -13,7 +13,7 @@
  * handler runs; its status is the one the last thread gives, which must
  * be the main thread's own, as it would have been the last.
  *
- * Writer thread only. Not under a seccomp filter (it reads /proc).
+ * Not under a seccomp filter (it reads /proc).
  */
 #ifndef STOKE_AGENT_PROGRAM_END_H
 #define STOKE_AGENT_PROGRAM_END_H
@@ -24,15 +24,22 @@ enum program_end {
     PROGRAM_LEFT_RAW,          /* end the agent's threads with the raw exit system call */
 };
 
-/* Opens the /proc files it reads (at the writer's start: a fork child
- * reads its own), and closes them (at the writer's end; in a fork child,
- * the copies of its parent's, if it has any). */
+/* Opens the /proc files it reads, at the writer's start (a fork child
+ * reads its own).
+ * Context: writer. */
 void program_end_open(void);
+
+/* Closes them, at the writer's end; in a fork child, the copies of its
+ * parent's, if it has any.
+ * Context: writer, program. */
 void program_end_close(void);
 
+/* Whether and how the program's threads have all ended.
+ * Context: writer. */
 enum program_end program_end_check(void);
 
-/* After PROGRAM_LEFT_RAW: the status the main thread gave its exit. */
+/* After PROGRAM_LEFT_RAW: the status the main thread gave its exit.
+ * Context: writer. */
 int program_end_main_status(void);
 
 #endif

@@ -16,29 +16,30 @@ void records_begin(struct records *r, int type)
     r->payload_len = 0;
 }
 
-size_t records_room(const struct records *r)
+/* Room left in the current payload, in bytes. */
+static size_t room(const struct records *r)
 {
     return RECORD_MAX_PAYLOAD - r->payload_len;
 }
 
 void records_u(struct records *r, uint64_t v)
 {
-    if (records_room(r) >= 10)
+    if (room(r) >= 10)
         r->payload_len += stoke_put_u(r->payload + r->payload_len, v);
 }
 
 void records_s(struct records *r, int64_t v)
 {
-    if (records_room(r) >= 10)
+    if (room(r) >= 10)
         r->payload_len += stoke_put_s(r->payload + r->payload_len, v);
 }
 
 void records_bytes(struct records *r, const void *p, size_t n)
 {
-    if (records_room(r) < 10)
+    if (room(r) < 10)
         return;
-    if (n > records_room(r) - 10)
-        n = records_room(r) - 10;
+    if (n > room(r) - 10)
+        n = room(r) - 10;
     records_u(r, n);
     memcpy(r->payload + r->payload_len, p, n);
     r->payload_len += n;

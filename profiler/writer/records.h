@@ -20,16 +20,23 @@ struct records {
     int type;
 };
 
+/* One record: begun with its type, its fields in order (unsigned and
+ * signed varints, bytes and strings as a length and the bytes), ended,
+ * which appends it whole, or drops it and sets failed when out of memory.
+ * Context: writer. */
 void records_begin(struct records *r, int type);
 void records_u(struct records *r, uint64_t v);
 void records_s(struct records *r, int64_t v);
-void records_bytes(struct records *r, const void *p, size_t n); /* u length + bytes */
+void records_bytes(struct records *r, const void *p, size_t n);
 void records_str(struct records *r, const char *s);
-/* Room left in the current payload, in bytes. */
-size_t records_room(const struct records *r);
 void records_end(struct records *r);
 
+/* Empties the buffer (it keeps its memory).
+ * Context: writer. */
 void records_clear(struct records *r);
+
+/* Frees the buffer's memory (the writer's trace starts anew).
+ * Context: program. */
 void records_free(struct records *r);
 
 #endif

@@ -22,20 +22,27 @@ struct trace_file {
 
 /* Creates <dir>/<comm>.<pid>.stoke (or .<pid>.N.stoke if taken) with
  * O_EXCL|O_NOFOLLOW and mode 0600, and writes the file header. Returns 0,
- * or -1 after telling the user once on stderr. */
+ * or -1 after telling the user once on stderr.
+ * Context: writer. */
 int trace_file_open(struct trace_file *f, const char *dir, const char *comm, pid_t pid);
 
 /* Creates exactly path (O_EXCL|O_NOFOLLOW, 0600) and writes the header.
- * Returns 0, or -1 with errno set; reports nothing itself. */
+ * Returns 0, or -1 with errno set; reports nothing itself.
+ * Context: writer. */
 int trace_file_create(struct trace_file *f, const char *path);
 
 /* Compresses len bytes of records as one zstd frame and appends it.
- * Returns 0, or -1 (file closed, error reported once). */
+ * Returns 0, or -1 (file closed, error reported once).
+ * Context: writer. */
 int trace_file_write_frame(struct trace_file *f, const void *records, size_t len);
 
+/* Closes the file (when it is still the one opened) and frees the
+ * compressor; f is closed after, also when it was closed before.
+ * Context: writer, program. */
 void trace_file_close(struct trace_file *f);
 
-/* Closes the trace and removes its file: it holds nothing worth reading. */
+/* Closes the trace and removes its file: it holds nothing worth reading.
+ * Context: writer. */
 void trace_file_discard(struct trace_file *f);
 
 #endif
