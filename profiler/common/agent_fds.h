@@ -21,7 +21,7 @@
  *
  * The program cannot close a high one either: a program that closes every
  * descriptor it did not open (daemons do, with close loops, close_range or
- * closefrom) has the interposers (interpose.c) skip them and answer as for
+ * closefrom) has the interposers (program/interpose.c) skip them and answer as for
  * a descriptor that is not open (EBADF), which is what the program would
  * get without stoke. Only descriptors below 65536 are kept track of. The
  * agent closes its own with agent_fds_close, never close().

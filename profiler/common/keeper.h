@@ -4,7 +4,7 @@
  * (agent_fds.h), and does for the writer what needs the program's table:
  * writing a message to the program's stderr, stopping a thread's sampling
  * clock (a perf event of the program's table), and ending the process with
- * exit(0) once the program's last thread has left (program_end.h), when
+ * exit(0) once the program's last thread has left (writer/program_end.h), when
  * exit handlers and stdio must find the program's descriptors. It also
  * keeps that table alive meanwhile: the kernel closes a table's
  * descriptors when its last thread ends.

@@ -1,6 +1,6 @@
 /*
  * real_libc.h - the libc functions under the agent's interposers
- * (interpose.c), each found once with dlsym(RTLD_NEXT) as the agent
+ * (program/interpose.c), each found once with dlsym(RTLD_NEXT) as the agent
  * starts: never on a call, so never in a signal handler, where dlsym could
  * wait for the dynamic loader's lock that the interrupted code holds (a
  * program calling _exit or close from its handler would hang).

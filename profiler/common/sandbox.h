@@ -4,7 +4,7 @@
  * Under a seccomp filter (or strict mode) a system call the program never
  * makes may kill it. While one is known or announced, the agent makes no
  * system call of its own in the program's threads beyond those it cannot
- * do without, and none that only improve a profile (safe_memory.h's reads,
+ * do without, and none that only improve a profile (sampling/safe_memory.h's reads,
  * the heap tables' membarrier). A filter is known from /proc/self/status
  * when the agent starts (one inherited across exec, as systemd sets them),
  * and announced when the program asks for seccomp or no_new_privs through

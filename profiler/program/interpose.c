@@ -1,6 +1,6 @@
 /*
  * interpose.c - the libc functions the agent wraps, each a thin shim that
- * calls the agent and then the real function (real_libc.h).
+ * calls the agent and then the real function (common/real_libc.h).
  *
  *   pthread_create, new threads get their own sampling clock; the heap
  *   thrd_create     tables are shared from then on (heap_threads_coming)
@@ -12,7 +12,7 @@
  *                   an environment without stoke's variables gets them back
  *   _exit, _Exit    the trace is finished (no destructor runs)
  *   close,          the agent's own descriptors are not the program's to
- *   close_range,    close (agent_fds.h)
+ *   close_range,    close (common/agent_fds.h)
  *   closefrom
  *   listen          the first TCP port is reported to stoke record -P
  *   sigprocmask,    keep the heap dump signal blocked in the program's
@@ -20,7 +20,7 @@
  *                   skip libunwind's calls while the agent unwinds
  *   sigaction,      notice when the program takes the dump signal over;
  *   signal          the program's actions for the sampling and exit
- *                   signals (sampler.h, exit_signals.h)
+ *                   signals (sampling/sampler.h, exit_signals.h)
  *   posix_spawn(p), new programs start with the program's own mask
  *   system, popen
  *   sigsetmask,     the same for the old BSD and System V mask calls
@@ -33,7 +33,7 @@
  *   sigwaitinfo,    blocked every signal with the raw system call are
  *   sigwait         never handed to it
  *   sigaltstack     a thread shows only the alternate stack the program
- *                   set itself, never the agent's (signal_stack.h)
+ *                   set itself, never the agent's (sampling/signal_stack.h)
  *   vfprintf,       the JVM announces JAVA_TOOL_OPTIONS as the user set
  *   __vfprintf_chk  it, without stoke's flags (runtime_names.h)
  *

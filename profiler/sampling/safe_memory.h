@@ -11,7 +11,7 @@
  *
  * The read is a system call, and a seccomp filter may kill the process for
  * one the program never makes: reads are refused once the agent knows of a
- * filter (sandbox.h), and until safe_memory_allow.
+ * filter (common/sandbox.h), and until safe_memory_allow.
  */
 #ifndef STOKE_AGENT_SAFE_MEMORY_H
 #define STOKE_AGENT_SAFE_MEMORY_H

@@ -12,7 +12,7 @@
  * its own stack before it unwinds.
  *
  * The program's view of sigaltstack stays as it would be: a thread where
- * only the agent's stack is set reports none (interpose.c routes the
+ * only the agent's stack is set reports none (program/interpose.c routes the
  * program's sigaltstack calls here).
  */
 #ifndef STOKE_AGENT_SIGNAL_STACK_H

@@ -54,10 +54,10 @@ struct thread_state {
      * the same place (writer thread only) */
     uint64_t blocked_sp, blocked_pc;
     uint32_t blocked_n, blocked_flags;
-    struct procfs_file syscall_file;  /* its /proc/.../syscall (blocked_sampler.h) */
+    struct procfs_file syscall_file;  /* its /proc/.../syscall (writer/blocked_sampler.h) */
     uint64_t blocked_frames[STOKE_MAX_FRAMES];
-    struct stack_cache alloc_stacks;  /* heap.c: recent allocation stacks */
-    ucontext_t hook_context;          /* heap.c: where an allocation's walk starts */
+    struct stack_cache alloc_stacks;  /* heap/heap.c: recent allocation stacks */
+    ucontext_t hook_context;          /* heap/heap.c: where an allocation's walk starts */
     struct ring ring;
 };
 

@@ -7,7 +7,7 @@
  * signal never lands inside a syscall); where perf events are not allowed,
  * a POSIX per-thread CPU-clock timer (the kernel caps it at its tick rate);
  * setitimer(ITIMER_PROF) as the last resort. (Wall-clock mode uses the
- * same clocks for running threads; blocked_sampler.c covers the others.)
+ * same clocks for running threads; writer/blocked_sampler.c covers the others.)
  */
 #ifndef STOKE_AGENT_TIMERS_H
 #define STOKE_AGENT_TIMERS_H

@@ -64,7 +64,7 @@ uint32_t unwind_stack_slots(const struct unwind_start *s, uint64_t *frames, uint
 
 /* 1 while the calling thread is inside unwind_stack. libunwind then only
  * takes its own locks, and the sigprocmask calls around them may be skipped
- * (see interpose.c): a signal arriving meanwhile returns from the sampling
+ * (see program/interpose.c): a signal arriving meanwhile returns from the sampling
  * handler at once instead of unwinding, so it cannot deadlock on them.
  * Context: any. */
 int unwind_busy(void);

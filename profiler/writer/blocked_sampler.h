@@ -5,7 +5,7 @@
  * A signal would make a blocked poll, nanosleep or epoll_wait return EINTR,
  * so instead the writer thread reads where each blocked thread waits
  * (/proc/self/task/TID/syscall gives its stack and instruction pointers;
- * the file stays open while the thread lives, see procfs.h),
+ * the file stays open while the thread lives, see common/procfs.h),
  * copies the top of its stack with process_vm_readv (which cannot fault)
  * and unwinds the copy. Running threads are covered by their CPU clock.
  */

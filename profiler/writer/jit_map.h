@@ -7,7 +7,7 @@
  *
  * Only a regular file owned by the process's user (or root) is read, at
  * most STOKE_MAX_JIT_MAP_BYTES of it, whole lines only. When stoke turned
- * the map on itself (runtime_names.h), the file is removed once it is in
+ * the map on itself (program/runtime_names.h), the file is removed once it is in
  * the trace. The records go where the writer's go.
  */
 #ifndef STOKE_AGENT_JIT_MAP_H

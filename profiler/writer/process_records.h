@@ -23,7 +23,7 @@ struct process_description {
     char cwd[4096];       /* the working directory at the start, or "" */
     int js_heap_signal;   /* node's V8 heap snapshot signal (js_heap.h); 0: none */
     char cmdline[4096];   /* its arguments, each ended by NUL (read once: a heap
-                           * snapshot opens no /proc file, see procfs.h) */
+                           * snapshot opens no /proc file, see common/procfs.h) */
     size_t cmdline_len;
 };
 

@@ -55,7 +55,7 @@ void writer_exec_failed(void);
 int writer_heap_dump(const char *path, char *written, size_t cap);
 
 /* The program took the dump signal over and snapshots moved to another
- * (dump_signal.h): waits until the trace names the new one (the writer's
+ * (program/dump_signal.h): waits until the trace names the new one (the writer's
  * next cycle, a second at most), so that stoke heap, which reads it there,
  * never sends the old one to the program's handler. Async-signal-safe
  * (sigaction may be called in a handler); errno is kept. Returns at once
