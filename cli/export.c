@@ -14,8 +14,9 @@
 
 #include "commands.h"
 #include "cpuprofile.h"
+#include "heap_growth.h"
 #include "load_output.h"
-#include "load_snapshots.h"
+#include "load_marks.h"
 #include "measure.h"
 #include "options.h"
 #include "output_format.h"
@@ -23,7 +24,7 @@
 #include "recording_report.h"
 #include "text_profile.h"
 
-enum { OPT_FOLDED = 256, OPT_FORMAT, OPT_MEASURE, OPT_THREADS };
+enum { OPT_FOLDED = 256, OPT_FORMAT, OPT_MEASURE, OPT_THREADS, OPT_FROM, OPT_UNTIL };
 
 /* Reads one option; returns 0, or the exit status to end with. */
 static int read_option(const char *command, int c, char **argv, void (*usage)(FILE *),
@@ -43,6 +44,10 @@ static int read_option(const char *command, int c, char **argv, void (*usage)(FI
     case OPT_THREADS:
         opt->split_threads = 1;
         return 0;
+    case OPT_FROM:
+        return parse_time_bound(command, "--from", optarg, &opt->window.from) ? EXIT_USAGE : 0;
+    case OPT_UNTIL:
+        return parse_time_bound(command, "--until", optarg, &opt->window.until) ? EXIT_USAGE : 0;
     case 'h':
         usage(stdout);
         return -1; /* help given: end with EXIT_OK */
@@ -61,6 +66,8 @@ int parse_export_options(const char *command, int argc, char **argv, void (*usag
         {"format", required_argument, NULL, OPT_FORMAT},
         {"measure", required_argument, NULL, OPT_MEASURE},
         {"threads", no_argument, NULL, OPT_THREADS},
+        {"from", required_argument, NULL, OPT_FROM},
+        {"until", required_argument, NULL, OPT_UNTIL},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -96,9 +103,9 @@ static int write_html_report(const struct recording *r, const struct export_opti
     struct stoke_load_options load = {.split_threads = opt->split_threads};
     struct run_measures from_traces = {0};
     char *load_output = load_output_read(opt->input);
-    struct load_snapshots during;
-    int grew = load_snapshots_read(opt->input, &during) == 0;
-    int rc = report_recording(r, &load, opt->measure, load_output, grew ? &during : NULL, path,
+    struct load_marks marks;
+    int marked = load_marks_read(opt->input, &marks) == 0;
+    int rc = report_recording(r, &load, opt->measure, load_output, marked ? &marks : NULL, path,
                               &from_traces);
     free(load_output);
     return rc ? EXIT_RUNTIME_FAILURE : EXIT_OK;
@@ -164,9 +171,63 @@ static int write_profile_report(const struct recording *r, const struct export_o
     return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
 }
 
+/* A window with --measure live-bytes or live-objects in folded stacks: what
+ * grew in the live heap during it, before and after as two columns. */
+static int shows_growth(const struct export_options *opt)
+{
+    return time_window_given(&opt->window) && opt->format == STOKE_OUTPUT_FOLDED &&
+           (opt->measure == STOKE_HEAP_LIVE_BYTES || opt->measure == STOKE_HEAP_LIVE_OBJECTS);
+}
+
+static int write_growth_report(const struct recording *r, const struct export_options *opt)
+{
+    char err[PATH_MAX + 256];
+    struct stoke_profile *diff = load_heap_growth(r, measure_value_index(opt->measure), err,
+                                                  sizeof err);
+    const struct stoke_report_tab tab = {"heap: grew in the window", diff, 1};
+    const struct stoke_report report = {.tabs = &tab, .ntabs = 1};
+    int failed = !diff || write_report_file(STOKE_OUTPUT_FOLDED, &report, opt->output, err,
+                                            sizeof err);
+    if (failed)
+        fprintf(stderr, "stoke: %s\n", err);
+    stoke_profile_free(diff);
+    return failed ? EXIT_RUNTIME_FAILURE : EXIT_OK;
+}
+
+/* A window (--from, --until) keeps a span of CPU samples: -1 after saying
+ * why when r has none to keep. */
+static int check_window_applies(const struct recording *r, const struct export_options *opt)
+{
+    const char *option = time_window_option(&opt->window);
+    if (!r->ncpu)
+        fprintf(stderr, "stoke: %s keeps a span of CPU samples, and %s holds no CPU trace "
+                        "(heap snapshots are moments: report the one you want)\n",
+                option, opt->input);
+    else if (opt->measure != MEASURE_UNSET && opt->format != STOKE_OUTPUT_HTML &&
+             !shows_growth(opt))
+        fprintf(stderr, "stoke: %s with --measure %s: a window shows what grew in the live heap "
+                        "(--measure live-bytes or live-objects, --format folded), or the CPU "
+                        "samples in it (no --measure)\n",
+                option, measure_option(opt->measure));
+    else
+        return 0;
+    return -1;
+}
+
 int export_recording(const struct recording *r, const struct export_options *opt)
 {
+    struct recording windowed = *r;
+    struct time_window window = opt->window;
+    if (time_window_given(&window)) {
+        if (check_window_applies(r, opt))
+            return EXIT_RUNTIME_FAILURE;
+        window.recording = opt->input;
+        load_marks_read(opt->input, &window.marks);
+        windowed.window = &window;
+    }
     if (opt->format == STOKE_OUTPUT_HTML)
-        return write_html_report(r, opt);
-    return write_profile_report(r, opt);
+        return write_html_report(&windowed, opt);
+    if (shows_growth(opt))
+        return write_growth_report(&windowed, opt);
+    return write_profile_report(&windowed, opt);
 }

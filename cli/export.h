@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "time_window.h"
 #include "traces.h"
 
 struct export_options {
@@ -17,10 +18,12 @@ struct export_options {
     int split_threads;
     const char *default_dir; /* non-NULL: other formats' default files go here,
                               * not next to input */
+    struct time_window window; /* --from, --until */
 };
 
 /* Reads the options `stoke report` and `stoke merge` share (-o, --format,
- * --folded, --measure, --threads, --help; usage prints the help) into opt,
+ * --folded, --measure, --threads, --from, --until, --help; usage prints
+ * the help) into opt,
  * the format chosen (see chosen_format). Returns -1 to go on (optind at the
  * first path), or the exit status to end with. */
 int parse_export_options(const char *command, int argc, char **argv, void (*usage)(FILE *),

@@ -13,16 +13,26 @@
 #include <unistd.h>
 
 #include "alloc.h"
+#include "continuous_push.h"
 #include "load_output.h"
-#include "load_snapshots.h"
+#include "load_marks.h"
 #include "outputs.h"
 #include "traces.h"
+
+/* A window stoke record --push could not send: push-FROM-UNTIL.pb.gz. */
+static int is_kept_window_name(const char *name)
+{
+    size_t len = strlen(name), suffix = strlen(PUSH_FILE_SUFFIX);
+    return !strncmp(name, PUSH_FILE_PREFIX, strlen(PUSH_FILE_PREFIX)) && len > suffix &&
+           !strcmp(name + len - suffix, PUSH_FILE_SUFFIX);
+}
 
 int is_output_file_name(const char *name)
 {
     return is_trace_name(name) || is_js_heap_snapshot_name(name) ||
-           !strcmp(name, stoke_output_formats[STOKE_OUTPUT_HTML].file_name) || !strcmp(name, LOAD_OUTPUT_FILE) ||
-           !strcmp(name, LOAD_SNAPSHOTS_FILE);
+           !strcmp(name, stoke_output_formats[STOKE_OUTPUT_HTML].file_name) ||
+           !strcmp(name, LOAD_OUTPUT_FILE) || !strcmp(name, LOAD_MARKS_FILE) ||
+           is_kept_window_name(name);
 }
 
 int owned_by_user_or_root(uid_t uid)

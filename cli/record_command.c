@@ -24,11 +24,12 @@
 #include "launch.h"
 #include "left_running.h"
 #include "load_output.h"
-#include "load_snapshots.h"
+#include "load_marks.h"
 #include "manifest.h"
 #include "measure.h"
 #include "options.h"
 #include "open_report.h"
+#include "continuous_push.h"
 #include "outputs.h"
 #include "recording_report.h"
 #include "runtime_leftovers.h"
@@ -48,6 +49,8 @@ struct record_options {
     int runtime_names;      /* ask JIT runtimes (node, the JVM) to name their code */
     struct heap_plan heap;
     struct session_plan session;
+    struct push_plan push;  /* --push: windows sent while the command runs */
+    char push_name[INGEST_NAME_MAX + 1]; /* its application name by default */
     int open_report;
     char **command;         /* NULL-terminated */
 };
@@ -91,6 +94,15 @@ void record_usage(FILE *out)
             "                      wait this long after SIGINT, then SIGTERM, then\n"
             "                      SIGKILL (default 5s)\n"
             "      --open          open the report with $BROWSER or xdg-open\n"
+            "\n"
+            "continuous profiles:\n"
+            "      --push URL      while COMMAND runs, send each window of its CPU samples\n"
+            "                      to a Pyroscope-compatible server as pprof (see stoke push)\n"
+            "      --push-every TIME\n"
+            "                      the length of a window (default 15s)\n"
+            "      --push-name APP the application's name (default: COMMAND's name)\n"
+            "      --push-label KEY=VALUE\n"
+            "                      a label of every window (host, region...); repeatable\n"
             "  -h, --help          show this help\n"
             "\n"
             "TIME is a number with ms, s (the default) or m. Any --heap-* option implies\n"
@@ -230,7 +242,62 @@ enum {
     OPT_STOP_TIMEOUT,
     OPT_OPEN,
     OPT_NO_RUNTIME_NAMES,
+    OPT_PUSH,
+    OPT_PUSH_EVERY,
+    OPT_PUSH_NAME,
+    OPT_PUSH_LABEL,
 };
+
+/* The --push options; returns -1 on a bad value. */
+static int parse_push_option(int c, const char *value, struct push_plan *push)
+{
+    struct ingest_options *in = &push->ingest;
+    switch (c) {
+    case OPT_PUSH:
+        in->url = value;
+        return 0;
+    case OPT_PUSH_EVERY:
+        return parse_time("--push-every", value, &push->every_ms, 0);
+    case OPT_PUSH_NAME:
+        in->name = value;
+        return ingest_check_name("stoke record", "--push-name", value);
+    default:
+        if (in->nlabels == INGEST_MAX_LABELS) {
+            fprintf(stderr, "stoke record: at most %d --push-label options\n", INGEST_MAX_LABELS);
+            return -1;
+        }
+        in->labels[in->nlabels++] = value;
+        return ingest_check_label("stoke record", "--push-label", value);
+    }
+}
+
+/* The application's name by default: the command's file name, less what
+ * a Pyroscope name may not hold. */
+static void default_push_name(struct record_options *opt)
+{
+    char *name = opt->push_name;
+    size_t len = sizeof opt->push_name;
+    const char *slash = strrchr(opt->command[0], '/');
+    snprintf(name, len, "%s", slash ? slash + 1 : opt->command[0]);
+    for (char *c = name; *c; c++)
+        if (strchr("{},=\"", *c))
+            *c = '_';
+    if (!*name)
+        snprintf(name, len, "stoke");
+    opt->push.ingest.name = name;
+}
+
+/* --push-* options without --push would do nothing: -1 after saying so. */
+static int check_push_options(const struct record_options *opt)
+{
+    const struct push_plan *push = &opt->push;
+    if (push->ingest.url || (!push->ingest.name && !push->ingest.nlabels &&
+                             push->every_ms == PUSH_EVERY_DEFAULT_MS))
+        return 0;
+    fprintf(stderr, "stoke record: --push-every, --push-name and --push-label go with --push URL "
+                    "(the server to send windows to)\n");
+    return -1;
+}
 
 /* The server options; returns -1 on a bad value. */
 static int parse_session_option(int c, const char *value, struct record_options *opt)
@@ -291,6 +358,10 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         {"stop-timeout", required_argument, NULL, OPT_STOP_TIMEOUT},
         {"open", no_argument, NULL, OPT_OPEN},
         {"no-runtime-names", no_argument, NULL, OPT_NO_RUNTIME_NAMES},
+        {"push", required_argument, NULL, OPT_PUSH},
+        {"push-every", required_argument, NULL, OPT_PUSH_EVERY},
+        {"push-name", required_argument, NULL, OPT_PUSH_NAME},
+        {"push-label", required_argument, NULL, OPT_PUSH_LABEL},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -300,6 +371,9 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         .runtime_names = 1,
         .heap = {.signal = STOKE_DEFAULT_HEAP_SIGNAL},
         .session = {.wait_ms = DEFAULT_WAIT_MS, .stop_timeout_ms = DEFAULT_STOP_TIMEOUT_MS},
+        .push = {.every_ms = PUSH_EVERY_DEFAULT_MS,
+                 .ingest = {.timeout_s = INGEST_TIMEOUT_S,
+                            .connect_timeout_s = INGEST_CONNECT_TIMEOUT_S}},
     };
     opterr = 0;
     int c;
@@ -338,6 +412,12 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         case OPT_OPEN:
             bad = parse_session_option(c, optarg, opt);
             break;
+        case OPT_PUSH:
+        case OPT_PUSH_EVERY:
+        case OPT_PUSH_NAME:
+        case OPT_PUSH_LABEL:
+            bad = parse_push_option(c, optarg, &opt->push);
+            break;
         case 'h':
             record_usage(stdout);
             return EXIT_OK;
@@ -354,6 +434,10 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         return EXIT_USAGE;
     }
     opt->command = argv + optind;
+    if (check_push_options(opt))
+        return EXIT_USAGE;
+    if (opt->push.ingest.url && !opt->push.ingest.name)
+        default_push_name(opt);
     return -1;
 }
 
@@ -492,9 +576,9 @@ static enum run_report report_run(const struct record_options *opt,
         report_path_for(dir, stoke_output_formats[STOKE_OUTPUT_HTML].file_name, report,
                         sizeof report);
         char *load_output = with_load_output ? load_output_read(dir) : NULL;
-        struct load_snapshots during;
-        int grew = load_snapshots_read(dir, &during) == 0;
-        result = report_recording(&r, &load, MEASURE_UNSET, load_output, grew ? &during : NULL,
+        struct load_marks marks;
+        int marked = load_marks_read(dir, &marks) == 0;
+        result = report_recording(&r, &load, MEASURE_UNSET, load_output, marked ? &marks : NULL,
                                   report, run);
         free(load_output);
         if (result == REPORT_WRITTEN && opt->open_report)
@@ -519,6 +603,7 @@ static int record_session(const struct record_options *opt, struct launch_plan *
     int status;
     struct session_plan session = opt->session;
     session.heap = opt->heap.interval != 0 && opt->heap.signal != 0;
+    session.push = opt->push.ingest.url ? &opt->push : NULL;
     if (run_server_session(&session, plan, &child, &result, err, sizeof err, &status)) {
         fprintf(stderr, "stoke: %s\n", err);
         return status;
@@ -526,8 +611,8 @@ static int record_session(const struct record_options *opt, struct launch_plan *
     int saved_load = result.ran_load &&
                      load_output_save(child.output_dir, result.output.text, result.output.len,
                                       result.output.dropped) == 0;
-    if (result.snapshots.start[0] && result.snapshots.end[0])
-        load_snapshots_save(child.output_dir, &result.snapshots);
+    if (result.marks.start_ns)
+        load_marks_save(child.output_dir, &result.marks);
     free(result.output.text);
     enum run_report reported = REPORT_WRITTEN;
     remove_leftovers(opt, &child);
@@ -557,9 +642,13 @@ static int record_alone(const struct record_options *opt, const struct launch_pl
         fprintf(stderr, "stoke: %s\n", err);
         return status;
     }
+    struct continuous_push *pusher =
+        opt->push.ingest.url ? continuous_push_start(&opt->push, child.output_dir, &child.earlier)
+                             : NULL;
     int wait_status = wait_for_child(&child, &adoption.stop_signals);
     struct left_running left;
     wait_for_left_running(&adoption, &left);
+    continuous_push_stop(pusher);
     struct run_measures run = {.wall_us = monotonic_us() - start_us,
                                .cpu_us = child.cpu_us + left.cpu_us,
                                .running = left.running,

@@ -19,6 +19,7 @@
 #include "diff_summary.h"
 #include "heap_summary.h"
 #include "js_heap_diff.h"
+#include "heap_growth.h"
 #include "js_heap_load.h"
 #include "js_heap_terminal.h"
 #include "measure.h"
@@ -53,6 +54,7 @@ struct profiles {
     size_t nheap;
     int has_js;
     struct stoke_profile *grew_native; /* differential: live bytes from load start to end */
+    struct stoke_profile *grew_window; /* the same from --from to --until (heap over time) */
     struct stoke_profile *grew_js;     /* the same of the JavaScript heap */
     struct stoke_js_heap_diff *grew_js_classes;
 };
@@ -97,6 +99,9 @@ static void load_profiles(const struct recording *r, const struct stoke_load_opt
     out->cpu = r->ncpu ? load_cpu_profile(r, opt, err, sizeof err) : NULL;
     if (r->ncpu && !out->cpu)
         fprintf(stderr, "stoke: %s\n", err);
+    if (out->cpu && r->window && has_heap_timeline(r) &&
+        !(out->grew_window = load_heap_growth(r, STOKE_HEAP_LIVE_BYTES, err, sizeof err)))
+        fprintf(stderr, "stoke: %s\n", err);
     if (out->cpu && out->cpu->nprocs > 1) {
         struct stoke_load_options merged = *opt;
         merged.merge_processes = 1;
@@ -128,10 +133,10 @@ static const struct heap_view *native_view_named(const struct profiles *p, const
 
 /* What grew in each heap between the snapshots taken as the load started
  * and ended. */
-static void load_growth(struct profiles *p, const struct load_snapshots *during)
+static void load_growth(struct profiles *p, const struct load_marks *marks)
 {
-    const struct heap_view *start = native_view_named(p, during->start);
-    const struct heap_view *end = native_view_named(p, during->end);
+    const struct heap_view *start = native_view_named(p, marks->start_snapshot);
+    const struct heap_view *end = native_view_named(p, marks->end_snapshot);
     if (!start || !end)
         return;
     p->grew_native = stoke_profile_diff(start->profile, end->profile, STOKE_HEAP_LIVE_BYTES);
@@ -152,6 +157,7 @@ static void load_growth(struct profiles *p, const struct load_snapshots *during)
 static void free_profiles(struct profiles *p)
 {
     stoke_profile_free(p->grew_native);
+    stoke_profile_free(p->grew_window);
     stoke_profile_free(p->grew_js);
     stoke_js_heap_diff_free(p->grew_js_classes);
     stoke_profile_free(p->cpu);
@@ -199,8 +205,35 @@ static void name_snapshot_tab(const struct profiles *p, const struct heap_view *
                  trigger_name(info->heap.trigger));
 }
 
+static int by_moment(const void *a, const void *b)
+{
+    const struct stoke_report_mark *x = a, *y = b;
+    return (x->realtime_ns > y->realtime_ns) - (x->realtime_ns < y->realtime_ns);
+}
+
+/* The moments the timeline marks: the load's start and end, and each
+ * native heap snapshot (named as its tab, names[i] of tabs[i]), in time
+ * order; returns how many (room for 2 + ntabs in out). */
+static size_t timeline_marks(const struct load_marks *load, const struct stoke_report_tab *tabs,
+                             size_t ntabs, struct stoke_report_mark *out)
+{
+    size_t n = 0;
+    if (load && load->start_ns) {
+        out[n++] = (struct stoke_report_mark){"load start", load->start_ns};
+        out[n++] = (struct stoke_report_mark){"load end", load->end_ns};
+    }
+    for (size_t t = 0; t < ntabs; t++) {
+        const struct stoke_profile *profile = tabs[t].profile;
+        if (profile->kind == STOKE_PROFILE_HEAP && !tabs[t].differential && profile->nprocs &&
+            profile->procs[0].heap.realtime_ns)
+            out[n++] = (struct stoke_report_mark){tabs[t].name, profile->procs[0].heap.realtime_ns};
+    }
+    qsort(out, n, sizeof *out, by_moment);
+    return n;
+}
+
 static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke_report_note *note,
-                      const char *path, char *err, size_t errlen)
+                      const struct load_marks *load, const char *path, char *err, size_t errlen)
 {
     struct stoke_report_tab *tabs = stoke_xmalloc(ntabs * sizeof *tabs);
     char (*names)[TAB_NAME_MAX] = stoke_xmalloc(ntabs * sizeof *names);
@@ -209,6 +242,8 @@ static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke
         tabs[n++] = (struct stoke_report_tab){"CPU", p->cpu_merged, 0};
     if (p->cpu)
         tabs[n++] = (struct stoke_report_tab){p->cpu_merged ? "CPU by process" : "CPU", p->cpu, 0};
+    if (p->grew_window)
+        tabs[n++] = (struct stoke_report_tab){"heap: grew in the window", p->grew_window, 1};
     if (p->grew_native)
         tabs[n++] = (struct stoke_report_tab){
             p->has_js ? "native heap: grew during the load" : "heap: grew during the load",
@@ -219,22 +254,28 @@ static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke
         name_snapshot_tab(p, &p->heap[i], names[n], TAB_NAME_MAX);
         tabs[n] = (struct stoke_report_tab){names[n], p->heap[i].profile, 0};
     }
-    const struct stoke_report report = {.tabs = tabs, .ntabs = ntabs, .note = note};
+    struct stoke_report_mark *marks = stoke_xmalloc((2 + ntabs) * sizeof *marks);
+    const struct stoke_report report = {.tabs = tabs, .ntabs = ntabs, .note = note,
+                                        .marks = marks,
+                                        .nmarks = timeline_marks(load, tabs, ntabs, marks)};
     int rc = write_report_file(STOKE_OUTPUT_HTML, &report, path, err, errlen);
+    free(marks);
     free(tabs);
     free(names);
     return rc;
 }
 
-static int write_report(const struct profiles *p, const char *load_output, const char *path)
+static int write_report(const struct profiles *p, const char *load_output,
+                        const struct load_marks *marks, const char *path)
 {
     char err[PATH_MAX + 256];
     size_t ntabs = (p->cpu != NULL) + (p->cpu_merged != NULL) + (p->grew_native != NULL) +
+                   (p->grew_window != NULL) +
                    (p->grew_js != NULL) + p->nheap;
     const struct stoke_report_note note = {"Load command output", load_output};
-    int rc = ntabs == 1 && !load_output && !p->nheap
+    int rc = ntabs == 1 && !load_output && !p->nheap && !marks
                  ? write_profile_file(STOKE_OUTPUT_HTML, p->cpu, 0, path, err, sizeof err)
-                 : write_tabs(p, ntabs, load_output ? &note : NULL, path, err, sizeof err);
+                 : write_tabs(p, ntabs, load_output ? &note : NULL, marks, path, err, sizeof err);
     if (rc)
         fprintf(stderr, "stoke: %s\n", err);
     return rc;
@@ -302,18 +343,18 @@ static void print_heap_summary(const struct profiles *p, int measure)
 }
 
 int report_recording(const struct recording *r, const struct stoke_load_options *opt,
-                     int measure, const char *load_output, const struct load_snapshots *during,
+                     int measure, const char *load_output, const struct load_marks *marks,
                      const char *html_path, const struct run_measures *run)
 {
     struct profiles p;
     struct stoke_load_options html = *opt;
     html.keep_tiers = 1; /* the viewer merges tiers itself, and can split them */
     load_profiles(r, &html, &p);
-    if (during)
-        load_growth(&p, during);
+    if (marks && load_marks_have_snapshots(marks))
+        load_growth(&p, marks);
     int rc = -1;
     if (p.cpu || p.nheap) {
-        rc = write_report(&p, load_output, html_path);
+        rc = write_report(&p, load_output, marks, html_path);
         if (rc == 0)
             fprintf(stderr, "stoke: report written to %s\n", html_path);
         if (p.cpu)

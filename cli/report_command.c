@@ -51,6 +51,10 @@ void report_usage(FILE *out)
             "                      frame's total is what it retains; also js-retained),\n"
             "                      js-objects\n"
             "      --threads       give each thread its own frame (CPU traces)\n"
+            "      --from T        keep the CPU samples taken from T on: seconds since the\n"
+            "                      recording started (1.5, 90s), or load-start / load-end\n"
+            "                      for a recording made with -P\n"
+            "      --until T       keep the CPU samples taken before T (same forms)\n"
             "  -h, --help          show this help\n");
 }
 
@@ -92,6 +96,12 @@ int report_main(int argc, char **argv)
     if (status >= 0)
         return status;
     if (stoke_is_folded_file(opt.input)) {
+        if (time_window_given(&opt.window)) {
+            fprintf(stderr, "stoke: %s: '%s' holds folded stacks, which say nothing of when "
+                            "each sample was taken; report the recording's traces instead\n",
+                    time_window_option(&opt.window), opt.input);
+            return EXIT_RUNTIME_FAILURE;
+        }
         if (opt.measure == MEASURE_UNSET)
             return report_folded_stacks(opt.input, opt.output, opt.format);
         fprintf(stderr, "stoke: '%s' holds folded stacks of one value; --measure %s needs a heap "

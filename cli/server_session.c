@@ -48,7 +48,7 @@ struct session {
     int interrupts;
     int interrupted_by; /* the first of them: stoke exits 128 + it */
     uint64_t start_ms, duration_end_ms;
-    struct load_snapshots snapshots;
+    struct load_marks marks;
 };
 
 static uint64_t now_ms(void)
@@ -59,6 +59,14 @@ static uint64_t now_ms(void)
 }
 
 /* "exit status 3" or "killed by SIGSEGV (Segmentation fault)". */
+/* The wall clock, as the agent stamps its traces. */
+static uint64_t realtime_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static void describe_status(int status, char *text, size_t len)
 {
     char name[96];
@@ -246,9 +254,11 @@ static void run_load(struct session *s, int *status)
         return;
     }
     free(command);
+    s->marks.start_ns = realtime_ns();
     s->load_running = 1;
     while (s->load_running && s->server_alive && !s->interrupts && !duration_over(s))
         wait_events(s, now_ms() + 1000);
+    s->marks.end_ns = realtime_ns();
     load_tool_pump(&s->load);
     if (!s->load_running && s->load_status != 0 && s->server_alive)
         wait_until(s, server_gone, CRASH_GRACE_MS); /* the tool may have seen it first */
@@ -305,11 +315,11 @@ static void run_phases(struct session *s, int *status)
         fputc('\n', stderr);
     }
     if (s->plan->load && s->plan->heap)
-        snapshot_server(s, "starts", s->snapshots.start, sizeof s->snapshots.start);
+        snapshot_server(s, "starts", s->marks.start_snapshot, sizeof s->marks.start_snapshot);
     if (s->plan->load)
         run_load(s, status);
     if (s->plan->load && s->plan->heap && s->server_alive && !s->interrupts)
-        snapshot_server(s, "ends", s->snapshots.end, sizeof s->snapshots.end);
+        snapshot_server(s, "ends", s->marks.end_snapshot, sizeof s->marks.end_snapshot);
     if (!s->plan->load)
         run_server_alone(s, status);
 }
@@ -360,7 +370,7 @@ static void finish(struct session *s, int status, struct session_result *result)
         .ran_load = s->load.pid > 0,
         .output = s->load.output,
         .wall_us = (now_ms() - s->start_ms) * 1000,
-        .snapshots = s->snapshots,
+        .marks = s->marks,
     };
     s->load.output = (struct load_output){0};
     load_tool_free(&s->load);
@@ -385,6 +395,8 @@ int run_server_session(const struct session_plan *plan, struct launch_plan *laun
         return -1;
     }
     port_channel_close_agent_end(&s.channel);
+    struct continuous_push *pusher =
+        plan->push ? continuous_push_start(plan->push, child->output_dir, &child->earlier) : NULL;
     s.server = child->pid;
     s.server_alive = 1;
     if (plan->duration_ms)
@@ -392,6 +404,7 @@ int run_server_session(const struct session_plan *plan, struct launch_plan *laun
     int status = EXIT_OK;
     run_phases(&s, &status);
     finish(&s, status, result);
+    continuous_push_stop(pusher);
     close_session(&s);
     return 0;
 }

@@ -13,8 +13,9 @@
 
 #include <stdint.h>
 
+#include "continuous_push.h"
 #include "launch.h"
-#include "load_snapshots.h"
+#include "load_marks.h"
 #include "load_tool.h"
 
 struct session_plan {
@@ -25,6 +26,7 @@ struct session_plan {
     uint64_t duration_ms;     /* --duration; 0: none */
     int heap;                 /* --heap: a heap snapshot of the server when the
                                  load starts and when it ends */
+    const struct push_plan *push; /* --push: windows sent while it runs; NULL: none */
 };
 
 struct session_result {
@@ -33,7 +35,8 @@ struct session_result {
     int ran_load;        /* 1: output holds the load command's output */
     struct load_output output;
     uint64_t wall_us;
-    struct load_snapshots snapshots; /* with plan->heap: those taken, or "" */
+    struct load_marks marks; /* when the load ran (0: it did not), and with
+                              * plan->heap the snapshots taken ("": none) */
 };
 
 /* Runs the session; the launch plan's session fields are filled in here.

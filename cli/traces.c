@@ -344,9 +344,9 @@ struct stoke_profile *load_cpu_profile(const struct recording *r,
         else if (r->ncpu > 1)
             fprintf(stderr, "stoke: %s\n", err);
     }
-    if (loaded)
+    if (loaded && !(r->window && apply_time_window(p, r->window, err, errlen)))
         return p;
-    if (r->ncpu > 1)
+    if (!loaded && r->ncpu > 1)
         snprintf(err, errlen, "none of the %zu CPU traces could be read; record again", r->ncpu);
     stoke_profile_free(p);
     return NULL;

@@ -14,6 +14,7 @@
 #include "output_files.h"
 #include "peek.h"
 #include "profile.h"
+#include "time_window.h"
 #include "trace_load.h"
 
 /* 1 if a file name is a trace's (ends in ".stoke"). */
@@ -51,6 +52,7 @@ struct recording {
     char **js_alone;            /* .heapsnapshot files no native snapshot has as its
                                  * half (a heapdump file, DevTools'), in name order */
     size_t njs_alone;
+    const struct time_window *window; /* the span CPU profiles keep; NULL: all */
 };
 
 /* 1 when r holds a JavaScript heap snapshot. */
@@ -78,8 +80,10 @@ int find_traces_of_paths(const char *const *paths, size_t n, struct recording *r
                          size_t errlen);
 void free_recording(struct recording *r);
 
-/* Loads all CPU traces of r into a new profile. A trace that cannot be
- * loaded is reported and skipped; NULL with err when none could be. */
+/* Loads all CPU traces of r into a new profile, the samples of r->window
+ * only when it is given. A trace that cannot be loaded is reported and
+ * skipped; NULL with err when none could be, or when the window cannot be
+ * kept. */
 struct stoke_profile *load_cpu_profile(const struct recording *r,
                                        const struct stoke_load_options *opt, char *err,
                                        size_t errlen);

@@ -37,7 +37,7 @@
 #define STOKE_MAGIC_LEN 8
 #define STOKE_FILE_HEADER_LEN 16
 #define STOKE_FORMAT_MAJOR 1
-#define STOKE_FORMAT_MINOR 3
+#define STOKE_FORMAT_MINOR 4
 
 /* Longest stack the agent records; deeper stacks keep their leaf-most frames
  * and are marked truncated. */
@@ -138,7 +138,22 @@ enum stoke_record_type {
      *   it wrote none in time), str file (its name in the output
      *   directory, "" when none) */
     STOKE_REC_JS_HEAP = 13,
+    /* HEAP_TOTALS: the live heap of a process that tracks its heap, in its
+     * CPU trace, every STOKE_HEAP_TIMELINE_MS while it changes. Since 1.4.
+     *   u time_us (since the start), u live_bytes, u live_objects,
+     *   u alloc_bytes, u alloc_objects (estimated totals, as HEAP) */
+    STOKE_REC_HEAP_TOTALS = 14,
+    /* HEAP_GROWTH: how the live heap of each allocation stack changed since
+     * the previous HEAP_GROWTH of the trace (since tracking started, for
+     * the first); stacks that did not change are left out. Since 1.4.
+     *   u time_us, u count, then per stack: u stack_id (a STACK record of
+     *   this trace), s live_bytes change, s live_objects change */
+    STOKE_REC_HEAP_GROWTH = 15,
 };
+
+/* How often a process that tracks its heap writes HEAP_TOTALS and
+ * HEAP_GROWTH while its heap changes. */
+#define STOKE_HEAP_TIMELINE_MS 200
 
 /* Most perf map text one trace holds; readers stop there too. */
 #define STOKE_MAX_JIT_MAP_BYTES (UINT64_C(256) << 20)

@@ -81,6 +81,9 @@ void stoke_profile_free(struct stoke_profile *p)
         free(p->procs[i].trace_path);
     }
     free(p->procs);
+    free(p->samples.at);
+    free(p->heap_timeline.moments);
+    free(p->heap_timeline.changes);
     free(p->rows);
     free(p->stack_frames);
     free(p->stack_start);

@@ -131,6 +131,45 @@ struct stoke_row {
     int64_t values[STOKE_MAX_VALUES];
 };
 
+/* One CPU sample with the moment it was taken (sample_times.h). */
+struct stoke_sample {
+    uint64_t time_ns; /* wall-clock time, ns since the Unix epoch */
+    uint32_t stack;   /* index into stacks */
+    uint32_t process; /* index into procs */
+    uint32_t tid;     /* the thread sampled */
+    uint32_t weight;  /* periods it stands for, >= 1 */
+};
+
+/* The samples of a CPU profile in the order they were added; a profile
+ * made of totals only (folded stacks, a diff, a heap snapshot) has none. */
+struct stoke_sample_list {
+    struct stoke_sample *at;
+    size_t n, cap;
+};
+
+/* A process's live heap at a moment (heap_timeline.h). */
+struct stoke_heap_moment {
+    uint64_t time_ns; /* wall clock, ns since the Unix epoch */
+    uint32_t process; /* index into procs */
+    uint64_t live_bytes, live_objects, alloc_bytes, alloc_objects;
+};
+
+/* How the live heap of one allocation stack changed, up to a moment. */
+struct stoke_heap_change {
+    uint64_t time_ns;
+    uint32_t stack; /* index into stacks */
+    int64_t live_bytes, live_objects;
+};
+
+/* The live heap over time of a --heap recording's CPU traces, read into a
+ * heap profile; empty for any other profile. */
+struct stoke_heap_timeline {
+    struct stoke_heap_moment *moments;
+    size_t nmoments, moments_cap;
+    struct stoke_heap_change *changes;
+    size_t nchanges, changes_cap;
+};
+
 struct stoke_profile {
     int kind;                    /* enum stoke_profile_kind */
     /* value types, e.g. {"samples","count"}; nvalues >= 1 */
@@ -154,6 +193,9 @@ struct stoke_profile {
 
     struct stoke_process_summary *procs;
     size_t nprocs;
+
+    struct stoke_sample_list samples; /* CPU profiles read from traces */
+    struct stoke_heap_timeline heap_timeline;
 
     void *impl;                  /* interning tables, string arena */
 };

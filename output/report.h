@@ -13,6 +13,7 @@
 #define STOKE_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "profile.h"
 
@@ -34,12 +35,21 @@ struct stoke_report_note {
     const char *text;
 };
 
+/* A moment of the recording a timeline marks: the load starting, a heap
+ * snapshot taken. */
+struct stoke_report_mark {
+    const char *name;
+    uint64_t realtime_ns; /* ns since the Unix epoch */
+};
+
 struct stoke_report {
     const struct stoke_report_tab *tabs;
     size_t ntabs;
     size_t value_index;                   /* the value written by a format of one value */
     const char *title;                    /* NULL or "": STOKE_DEFAULT_TITLE */
     const struct stoke_report_note *note; /* NULL: none */
+    const struct stoke_report_mark *marks; /* in time order; NULL: none */
+    size_t nmarks;
 };
 
 /* Writes r to out. Returns 0, or -1 on a write error, on a report the

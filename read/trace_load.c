@@ -9,7 +9,9 @@
  * roots, since its outer callers are missing. Also which kind of profile a
  * file may join: the first file loaded makes the profile CPU (SAMPLES, or
  * no HEAP record at all) or heap (a HEAP record), and a file of the other
- * kind is refused before any of its values are added. JIT_MAP records are
+ * kind is refused before any of its values are added. With heap_timeline,
+ * a CPU trace gives its live heap over time (HEAP_TOTALS, HEAP_GROWTH)
+ * instead of its samples, into a heap profile. JIT_MAP records are
  * read in a first pass over the file: a runtime may name code after the
  * stacks that ran it were written (the JVM writes its map at exit).
  * Never: allocates per sample (each distinct stack id is symbolized once and
@@ -27,6 +29,8 @@
 #include "heap_record.h"
 #include "perfmap.h"
 #include "reader.h"
+#include "heap_timeline.h"
+#include "sample_times.h"
 #include "stoke_format.h"
 #include "symbolize.h"
 #include "u64map.h"
@@ -64,6 +68,8 @@ struct loader {
     int split_threads;
     int merge_processes;
     int keep_tiers;
+    int heap_timeline;
+    int live;
     size_t proc;                  /* index in profile->procs, or NO_PROCESS */
     uint32_t root;                /* the "comm (pid)" frame */
     char *exe;                    /* main executable path from PROCESS */
@@ -358,6 +364,12 @@ static uint32_t profile_stack(struct loader *l, uint32_t thread, uint64_t id)
     return stack;
 }
 
+/* The wall-clock time of a sample time_us after its process started. */
+static uint64_t sample_time_ns(const struct stoke_process_summary *s, uint64_t time_us)
+{
+    return s->start_realtime_ns + time_us * 1000;
+}
+
 /* Whether weight more periods keep the trace within MAX_TRACE_SAMPLED_NS (at
  * the longest period when the trace names none). */
 static int weight_fits(struct loader *l, uint64_t weight)
@@ -371,6 +383,8 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
     uint64_t tid = stoke_field_u(f), time_us = stoke_field_u(f), count = stoke_field_u(f);
     if (f->bad || l->heap_seen)
         return -1; /* a snapshot holds no samples */
+    if (l->heap_timeline)
+        return 0;
     ensure_process(l);
     if (settle_kind(l, STOKE_PROFILE_CPU))
         return 0;
@@ -384,12 +398,68 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
             return -1;
         int64_t weight = (int64_t)weight_less_one + 1;
         time_us += delta_us;
-        stoke_profile_add_to_stack(l->profile, profile_stack(l, thread, id), &weight);
+        struct stoke_sample sample = {.time_ns = sample_time_ns(s, time_us),
+                                      .stack = profile_stack(l, thread, id),
+                                      .process = (uint32_t)l->proc, .tid = (uint32_t)tid,
+                                      .weight = (uint32_t)weight};
+        stoke_profile_add_sample(l->profile, &sample);
         s->samples++;
         l->weight_total += (uint64_t)weight;
     }
     if (time_us > l->last_time_us)
         l->last_time_us = time_us;
+    return 0;
+}
+
+/* --- HEAP_TOTALS, HEAP_GROWTH: the live heap over time ------------------- */
+
+/* The trace joins the profile as a heap profile, once; 0 when it may. */
+static int join_as_heap_timeline(struct loader *l)
+{
+    ensure_process(l);
+    return settle_kind(l, STOKE_PROFILE_HEAP) == 0 && !l->refused ? 0 : -1;
+}
+
+static int on_heap_totals(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t time_us = stoke_field_u(f);
+    struct stoke_heap_moment m = {0};
+    m.live_bytes = stoke_field_u(f);
+    m.live_objects = stoke_field_u(f);
+    m.alloc_bytes = stoke_field_u(f);
+    m.alloc_objects = stoke_field_u(f);
+    if (f->bad)
+        return -1;
+    if (!l->heap_timeline || join_as_heap_timeline(l))
+        return 0;
+    m.time_ns = sample_time_ns(summary(l), time_us);
+    m.process = (uint32_t)l->proc;
+    stoke_profile_add_heap_moment(l->profile, &m);
+    return 0;
+}
+
+/* A change larger than any heap (MAX_HEAP_TOTAL) is damage. */
+static int change_fits(int64_t v)
+{
+    return v <= (int64_t)MAX_HEAP_TOTAL && v >= -(int64_t)MAX_HEAP_TOTAL;
+}
+
+static int on_heap_growth(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t time_us = stoke_field_u(f), count = stoke_field_u(f);
+    if (f->bad)
+        return -1;
+    if (!l->heap_timeline || join_as_heap_timeline(l))
+        return 0;
+    uint64_t time_ns = sample_time_ns(summary(l), time_us);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t id = stoke_field_u(f);
+        int64_t bytes = stoke_field_s(f), objects = stoke_field_s(f);
+        if (f->bad || id >= MAX_STACK_ID || !change_fits(bytes) || !change_fits(objects))
+            return -1;
+        struct stoke_heap_change c = {time_ns, profile_stack(l, UINT32_MAX, id), bytes, objects};
+        stoke_profile_add_heap_change(l->profile, &c);
+    }
     return 0;
 }
 
@@ -463,14 +533,14 @@ static int on_note(struct loader *l, struct stoke_fields *f)
     const uint8_t *text = stoke_field_bytes(f, &len);
     if (f->bad)
         return -1;
-    if (l->notes++ < MAX_NOTES_SHOWN)
+    if (l->notes++ < MAX_NOTES_SHOWN && !l->live)
         stoke_warn(l->path, "%s%.*s", level ? "warning: " : "", (int)len, (const char *)text);
     return 0;
 }
 
 static void warn_notes_not_shown(const struct loader *l)
 {
-    if (l->notes > MAX_NOTES_SHOWN)
+    if (l->notes > MAX_NOTES_SHOWN && !l->live)
         stoke_warn(l->path, "... and %" PRIu64 " more notes", l->notes - MAX_NOTES_SHOWN);
 }
 
@@ -492,6 +562,8 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
     case STOKE_REC_NOTE: rc = on_note(l, &f); break;
     case STOKE_REC_HEAP: rc = on_heap(l, &f); break;
     case STOKE_REC_HEAP_STACK: rc = on_heap_stack(l, &f); break;
+    case STOKE_REC_HEAP_TOTALS: rc = on_heap_totals(l, &f); break;
+    case STOKE_REC_HEAP_GROWTH: rc = on_heap_growth(l, &f); break;
     default: break; /* a newer minor version's record: skipped by its length */
     }
     if (rc < 0)
@@ -541,6 +613,8 @@ static void finish_summary(struct loader *l, const struct stoke_read_status *st)
 static void warn_damage(struct loader *l, const struct stoke_read_status *st)
 {
     const char *state = st->corrupted ? "corrupted" : "truncated";
+    if (l->live && !st->corrupted)
+        return; /* its last frame is still being written */
     if (st->damaged && l->heap_seen)
         stoke_warn(l->path,
                    "snapshot is %s after %" PRIu64 " allocation stacks; the last %" PRIu64
@@ -589,10 +663,12 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
     l.split_threads = opt && opt->split_threads;
     l.merge_processes = opt && opt->merge_processes;
     l.keep_tiers = opt && opt->keep_tiers;
+    l.live = opt && opt->live;
+    l.heap_timeline = opt && opt->heap_timeline;
     read_jit_map(&l);
     int rc = stoke_read_trace(path, on_record, &l, &st, err, errlen);
-    if (rc == 0 && l.proc != NO_PROCESS)
-        settle_kind(&l, STOKE_PROFILE_CPU); /* neither samples nor HEAP: a CPU trace */
+    if (rc == 0 && l.proc != NO_PROCESS) /* neither samples nor HEAP: a CPU trace */
+        settle_kind(&l, l.heap_timeline ? STOKE_PROFILE_HEAP : STOKE_PROFILE_CPU);
     if (rc == 0 && l.refused) {
         refuse_file(&l, err, errlen);
         rc = -1;

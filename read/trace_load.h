@@ -18,6 +18,12 @@ struct stoke_load_options {
     int keep_tiers;      /* JavaScript frames keep their V8 tier (the HTML
                           * report merges them itself); else one frame per
                           * function */
+    int heap_timeline;   /* read the live heap over time of a --heap recording's
+                          * CPU trace (HEAP_TOTALS, HEAP_GROWTH) into a heap
+                          * profile (heap_timeline.h), not its samples */
+    int live;            /* the trace is still being written and read again
+                          * later: its incomplete last frame is no damage, and
+                          * the agent's notes wait for the final reading */
 };
 
 /* Reads the trace at path and adds its samples to p, each stack rooted at a

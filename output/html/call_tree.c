@@ -22,6 +22,7 @@ struct trie {
     size_t count, capacity;
     uint32_t *parent, *frame, *depth, *first_child, *next_sibling;
     int64_t *self;    /* self[i * nvalues + v] */
+    uint32_t *row_node; /* by row: its node, NO_NODE when left out */
     uint32_t *slots;  /* open addressing over (parent, frame): node, 0 = empty */
     size_t nslots;    /* a power of two */
 };
@@ -34,6 +35,7 @@ static void trie_free(struct trie *t)
     free(t->first_child);
     free(t->next_sibling);
     free(t->self);
+    free(t->row_node);
     free(t->slots);
 }
 
@@ -129,7 +131,9 @@ static int row_is_usable(const struct stoke_profile *p, const struct stoke_row *
     return 1;
 }
 
-static int add_row(struct trie *t, const struct stoke_profile *p, const struct stoke_row *row)
+/* Adds row's values to the node of its stack; returns the node, or -1
+ * when out of memory. */
+static int64_t add_row(struct trie *t, const struct stoke_profile *p, const struct stoke_row *row)
 {
     const uint32_t *frames = &p->stack_frames[p->stack_start[row->stack]];
     int64_t node = 0;
@@ -140,16 +144,20 @@ static int add_row(struct trie *t, const struct stoke_profile *p, const struct s
     }
     for (size_t v = 0; v < p->nvalues; v++)
         t->self[(size_t)node * t->nvalues + v] += row->values[v];
-    return 0;
+    return node;
 }
 
 static int build_trie(struct trie *t, const struct stoke_profile *p)
 {
-    if (add_node(t, 0, 0) < 0)
+    t->row_node = calloc(p->nrows ? p->nrows : 1, sizeof *t->row_node);
+    if (!t->row_node || add_node(t, 0, 0) < 0)
         return -1;
-    for (size_t r = 0; r < p->nrows; r++)
-        if (row_is_usable(p, &p->rows[r]) && add_row(t, p, &p->rows[r]) < 0)
+    for (size_t r = 0; r < p->nrows; r++) {
+        int64_t node = row_is_usable(p, &p->rows[r]) ? add_row(t, p, &p->rows[r]) : NO_NODE;
+        if (node < 0)
             return -1;
+        t->row_node[r] = (uint32_t)node;
+    }
     return 0;
 }
 
@@ -161,6 +169,21 @@ static int alloc_tree(struct call_tree *tree, size_t nnodes, size_t nvalues)
     tree->depth = malloc((nnodes ? nnodes : 1) * sizeof(uint32_t));
     tree->self = malloc((nnodes ? nnodes : 1) * nvalues * sizeof(int64_t));
     return tree->frame && tree->depth && tree->self ? 0 : -1;
+}
+
+/* Each stack's node in preorder, from its row's node in the trie (row i
+ * is stack i) and where the preorder walk put each trie node. */
+static int map_stacks(struct call_tree *tree, const struct trie *t, const uint32_t *preorder_of,
+                      const struct stoke_profile *p)
+{
+    tree->nstacks = p->nrows;
+    tree->stack_node = malloc((p->nrows ? p->nrows : 1) * sizeof(uint32_t));
+    if (!tree->stack_node)
+        return -1;
+    for (size_t r = 0; r < p->nrows; r++)
+        tree->stack_node[r] = t->row_node[r] == NO_NODE ? UINT32_MAX
+                                                        : preorder_of[t->row_node[r]];
+    return 0;
 }
 
 struct sibling_order {
@@ -199,18 +222,21 @@ static size_t push_children(const struct trie *t, uint32_t n, uint32_t *pending,
 }
 
 /* Lists the trie's nodes (less the virtual root) in preorder, siblings in
- * name order. */
+ * name order, and where each stack ends in it. */
 static int list_preorder(struct call_tree *tree, const struct trie *t, const struct stoke_profile *p)
 {
     struct sibling_order order = {t, p};
     uint32_t *pending = malloc(t->count * sizeof(uint32_t));
-    if (!pending || alloc_tree(tree, t->count - 1, t->nvalues) < 0) {
+    uint32_t *preorder_of = malloc(t->count * sizeof(uint32_t));
+    if (!pending || !preorder_of || alloc_tree(tree, t->count - 1, t->nvalues) < 0) {
         free(pending);
+        free(preorder_of);
         return -1;
     }
     size_t npending = push_children(t, 0, pending, 0, &order), out = 0;
     while (npending > 0) {
         uint32_t n = pending[--npending];
+        preorder_of[n] = (uint32_t)out;
         tree->frame[out] = t->frame[n];
         tree->depth[out] = t->depth[n] - 1;
         for (size_t v = 0; v < t->nvalues; v++)
@@ -219,7 +245,9 @@ static int list_preorder(struct call_tree *tree, const struct trie *t, const str
         npending = push_children(t, n, pending, npending, &order);
     }
     free(pending);
-    return 0;
+    int rc = map_stacks(tree, t, preorder_of, p);
+    free(preorder_of);
+    return rc;
 }
 
 int call_tree_build(struct call_tree *tree, const struct stoke_profile *p)
@@ -240,5 +268,6 @@ void call_tree_free(struct call_tree *tree)
     free(tree->frame);
     free(tree->depth);
     free(tree->self);
+    free(tree->stack_node);
     memset(tree, 0, sizeof(*tree));
 }

@@ -18,6 +18,9 @@ struct call_tree {
     uint32_t *frame;  /* frame index of node i, preorder */
     uint32_t *depth;  /* depth of node i, 0 for a root */
     int64_t *self;    /* self[v * nnodes + i]: value v of the stacks ending at i */
+    uint32_t *stack_node; /* by profile stack: the node it ends at, UINT32_MAX for
+                           * a stack the tree left out (no value, or damaged) */
+    size_t nstacks;
 };
 
 /* Builds the tree of every row with a non-zero value; rows whose stack or

@@ -19,14 +19,13 @@
 #define RAW_DEFLATE_WINDOW (-15) /* negative: no zlib header, as 'deflate-raw' reads */
 
 /* The whole document in memory; NULL when out of memory. */
-static char *document(const struct stoke_report_tab *tabs, size_t ntabs, const char *title,
-                      size_t *len)
+static char *document(const struct stoke_report *r, size_t *len)
 {
     char *text = NULL;
     FILE *mem = open_memstream(&text, len);
     if (!mem)
         return NULL;
-    int failed = report_data_write(mem, tabs, ntabs, title) < 0 || ferror(mem);
+    int failed = report_data_write(mem, r) < 0 || ferror(mem);
     if (fclose(mem) != 0 || failed) {
         free(text);
         return NULL;
@@ -78,11 +77,10 @@ static void write_base64(FILE *out, const unsigned char *b, size_t len)
     }
 }
 
-int data_block_write(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
-                     const char *title)
+int data_block_write(FILE *out, const struct stoke_report *r)
 {
     size_t text_len = 0, packed_len = 0;
-    char *text = document(tabs, ntabs, title, &text_len);
+    char *text = document(r, &text_len);
     unsigned char *packed = text && text_len <= UINT32_MAX ? deflate_raw(text, text_len, &packed_len)
                                                            : NULL;
     free(text);

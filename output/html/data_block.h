@@ -14,7 +14,6 @@
 
 /* Returns 0, or -1 when out of memory or deflate fails (errno set). Write
  * errors are left in out's error flag. */
-int data_block_write(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
-                     const char *title);
+int data_block_write(FILE *out, const struct stoke_report *r);
 
 #endif

@@ -31,7 +31,7 @@ static int write_title(FILE *out, const struct stoke_report *r)
 
 static int write_data(FILE *out, const struct stoke_report *r)
 {
-    return data_block_write(out, r->tabs, r->ntabs, stoke_report_title(r));
+    return data_block_write(out, r);
 }
 
 /* The note as a collapsible block of preformatted text. */

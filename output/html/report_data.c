@@ -14,9 +14,11 @@
 #include "call_tree.h"
 #include "escape.h"
 #include "frame_table.h"
+#include "json_numbers.h"
+#include "timeline_data.h"
 #include "string_pool.h"
 
-#define REPORT_DATA_VERSION 3
+#define REPORT_DATA_VERSION 4
 #define STRING_RESTART 16 /* every 16th string is written whole */
 
 /* What the tabs share: strings and frames, and per tab the index in the
@@ -85,52 +87,6 @@ static int shared_build(struct shared *s, const struct stoke_report_tab *tabs, s
     }
     s->string_rank = string_pool_sort(&s->strings);
     return s->string_rank ? 0 : -1;
-}
-
-/* Writes v in decimal; faster than fprintf for the millions of numbers of a
- * large profile. */
-static void write_u64(FILE *out, uint64_t v)
-{
-    char buf[24];
-    char *p = buf + sizeof(buf);
-    do {
-        *--p = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), out);
-}
-
-static void write_i64(FILE *out, int64_t v)
-{
-    if (v < 0) {
-        fputc('-', out);
-        write_u64(out, (uint64_t)0 - (uint64_t)v);
-    } else {
-        write_u64(out, (uint64_t)v);
-    }
-}
-
-static void write_i64_array(FILE *out, const int64_t *v, size_t n)
-{
-    fputc('[', out);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', out);
-        write_i64(out, v[i]);
-    }
-    fputc(']', out);
-}
-
-/* v[i] for every i, or map[v[i]] when map is given. */
-static void write_u32_array(FILE *out, const uint32_t *v, size_t n, const uint32_t *map)
-{
-    fputc('[', out);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', out);
-        write_u64(out, map ? map[v[i]] : v[i]);
-    }
-    fputc(']', out);
 }
 
 /* A frame table column: a string column's values are pool indices at
@@ -274,7 +230,7 @@ static void write_tree(FILE *out, const struct call_tree *tree, const uint32_t *
     fputs("]}}", out);
 }
 
-/* Writes one tab; -1 when out of memory for its call tree. */
+/* Writes one tab; -1 when out of memory for its call tree or timeline. */
 static int write_tab(FILE *out, const struct stoke_report_tab *tab, const uint32_t *frame_map)
 {
     struct call_tree tree;
@@ -282,34 +238,48 @@ static int write_tab(FILE *out, const struct stoke_report_tab *tab, const uint32
         return -1;
     write_tab_header(out, tab);
     write_processes(out, tab->profile);
+    int rc = timeline_data_write(out, tab->profile, &tree);
     write_tree(out, &tree, frame_map);
     call_tree_free(&tree);
-    return 0;
+    return rc;
 }
 
-static int write_document(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
-                          const char *title, const struct shared *s)
+/* The moments every timeline marks, in microseconds since the epoch. */
+static void write_marks(FILE *out, const struct stoke_report *r)
+{
+    fputs(",\n\"marks\":[", out);
+    for (size_t i = 0; i < r->nmarks; i++) {
+        fputs(i ? ",{\"name\":" : "{\"name\":", out);
+        escape_json_string(out, r->marks[i].name);
+        fputs(",\"at_us\":", out);
+        write_u64(out, r->marks[i].realtime_ns / 1000);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static int write_document(FILE *out, const struct stoke_report *r, const struct shared *s)
 {
     fprintf(out, "{\"version\":%d,\n\"title\":", REPORT_DATA_VERSION);
-    escape_json_string(out, title);
+    escape_json_string(out, stoke_report_title(r));
     write_strings(out, &s->strings);
     write_frames(out, &s->frames, s->string_rank);
+    write_marks(out, r);
     fputs(",\n\"tabs\":[", out);
-    for (size_t t = 0; t < ntabs; t++) {
+    for (size_t t = 0; t < r->ntabs; t++) {
         if (t)
             fputs(",\n", out);
-        if (write_tab(out, &tabs[t], s->tab_frames[t]) < 0)
+        if (write_tab(out, &r->tabs[t], s->tab_frames[t]) < 0)
             return -1;
     }
     fputs("]}", out);
     return 0;
 }
 
-int report_data_write(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
-                      const char *title)
+int report_data_write(FILE *out, const struct stoke_report *r)
 {
     struct shared s;
-    int rc = shared_build(&s, tabs, ntabs) == 0 ? write_document(out, tabs, ntabs, title, &s) : -1;
+    int rc = shared_build(&s, r->tabs, r->ntabs) == 0 ? write_document(out, r, &s) : -1;
     shared_free(&s);
     if (rc < 0)
         errno = ENOMEM;

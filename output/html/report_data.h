@@ -1,19 +1,21 @@
 /*
  * report_data.h - writes the report's profiles as the JSON document the
- * viewer reads (version 3): a string pool and a frame table (integer arrays
+ * viewer reads (version 4): a string pool and a frame table (integer arrays
  * into the pool, each distinct frame once) shared by every tab, then per tab
  * its value types, processes and stacks as a preorder call tree (see
  * call_tree.h) whose frames index the shared table. Every string is escaped
  * so the document can sit inside an HTML <script> block.
  *
- *   {"version":3, "title":"...",
+ *   {"version":4, "title":"...",
  *    "strings":{"shared":[0,0,3,...],"rest":["","main","n_loop",...]},
  *    "frames":{"name":[...],"module":[...],"file":[...],  (string indices)
  *              "line":[...],"kind":[...],"inlined":[...],
  *              "column":[...],"tier":[...]},  (tier: enum stoke_js_tier, a char code or 0)
+ *    "marks":[{"name":"load start","at_us":N}, ...],  (us since the epoch)
  *    "tabs":[{"name":"CPU", "kind":"cpu", "differential":0, "period_ns":N,
  *             "values":[{"name":"samples","unit":"count"}, ...],
  *             "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],
+ *             "timeline":{...},  (CPU tabs read from traces: timeline_data.h)
  *             "tree":{"depth":[...],"frame":[...],"self":[[value 0...],[value 1...]]}},
  *            ...]}
  *
@@ -38,7 +40,6 @@
 
 /* Returns 0, or -1 when out of memory (errno set). Write errors are left
  * in out's error flag. */
-int report_data_write(FILE *out, const struct stoke_report_tab *tabs, size_t ntabs,
-                      const char *title);
+int report_data_write(FILE *out, const struct stoke_report *r);
 
 #endif

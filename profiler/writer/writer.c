@@ -28,6 +28,7 @@
 
 #include "blocked_sampler.h"
 #include "heap_snapshot.h"
+#include "heap_timeline.h"
 #include "jit_map.h"
 #include "js_heap.h"
 #include "process_records.h"
@@ -131,6 +132,7 @@ static void trace_reset(void)
     stack_intern_free(&trace.stacks);
     memset(&trace, 0, sizeof trace);
     trace.file.fd = -1;
+    heap_timeline_reset(); /* its first records hold the whole live heap again */
 }
 
 static uint64_t monotonic_ns(void)
@@ -366,6 +368,16 @@ static uint64_t flush_interval_ns(uint64_t now)
     return interval < FLUSH_MIN_NS ? FLUSH_MIN_NS : interval > FLUSH_NS ? FLUSH_NS : interval;
 }
 
+/* The live heap over time (heap_timeline.h), every STOKE_HEAP_TIMELINE_MS,
+ * or now when final. */
+static void poll_heap_timeline(int final)
+{
+    const struct heap_timeline_target target = {&trace.recs, &trace.stacks,
+                                                 &trace.last_module_id};
+    uint64_t now = monotonic_ns();
+    heap_timeline_poll(&target, now, since_start_us(now), final);
+}
+
 static void cycle(void)
 {
     modules_refresh();
@@ -375,6 +387,7 @@ static void cycle(void)
     code_map_refresh(monotonic_ns()); /* when a walk asked for it */
     js_heap_poll(&trace.recs, since_start_us(monotonic_ns()));
     serve_heap();
+    poll_heap_timeline(0);
     threads_for_each(drain_thread, NULL);
     uint64_t now = monotonic_ns();
     if (trace.recs.len >= FLUSH_BYTES || now - trace.last_flush_ns >= flush_interval_ns(now))
@@ -469,6 +482,7 @@ static void finish_trace_file(void)
 {
     if (heap_tracking()) {
         char written[4096];
+        poll_heap_timeline(1);
         snapshot(NULL, STOKE_HEAP_EXIT, written, sizeof written);
     }
     threads_for_each(refresh_thread_name, NULL);

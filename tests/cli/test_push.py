@@ -3,7 +3,10 @@
 that checks the request as Pyroscope's ingest API documents it: the query,
 the multipart form, basic authentication, the profile (read by go tool
 pprof); each failure of the server or the network an exit 1 with a clear
-message, never the URL's credentials; and the errors of bad input.
+message, never the URL's credentials; and the errors of bad input. And
+`stoke record --push` (continuous_push): windows sent while the program
+runs, contiguous, every sample in exactly one of them; windows a failing
+server did not take kept on disk.
 
 usage: test_push.py CASE   (environment: see tests/CMakeLists.txt,
 offline_driver_tests)
@@ -18,7 +21,8 @@ import urllib.parse
 
 from e2e_support import STOKE, describe, expect, run
 from formats_support import (
-    START_S, expect_fails, expect_pprof_matches_folded, folded, run_cases, sym_trace)
+    CPU_BURN, START_S, expect_fails, expect_pprof_matches_folded, folded, go_pprof_top,
+    run_cases, sym_trace)
 
 
 class Ingest(http.server.BaseHTTPRequestHandler):
@@ -127,6 +131,62 @@ def case_push(work):
                   trace], 2, "--timeout")
     expect_fails(["push", "--url", "http://127.0.0.1:9", "--name", "a", empty], 1,
                  "holds no samples")
+
+
+def window_samples(work, name, profile):
+    """The samples of a pushed window, as go tool pprof reads them."""
+    path = os.path.join(work, name)
+    open(path, "wb").write(profile)
+    return go_pprof_top(work, path, "samples")[1]
+
+
+def record_pushing(work, name, url, *options):
+    """stoke record --push of cpu_burn (about 3 s on one thread, windows of
+    1 s); returns the recording's directory and the run."""
+    out = os.path.join(work, name)
+    r = run([STOKE, "record", "-o", out, "--collect-only", "--push", url, "--push-every", "1s",
+             *options, "--", CPU_BURN, "20"], env=without_proxies())
+    expect(r.returncode == 0, "stoke record --push failed", describe(r))
+    return out, r
+
+
+def case_continuous_push(work):
+    Ingest.requests, Ingest.mode = [], "ok"
+    server = serve()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    out, r = record_pushing(work, "rec", url, "--push-label", "host=web-1")
+    windows = []
+    for i, (method, path, headers, body) in enumerate(Ingest.requests):
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(path).query)
+        expect(query["name"] == ["cpu_burn{host=web-1}"] and query["format"] == ["pprof"],
+               "each window names the application and its labels", str(query))
+        samples = window_samples(work, f"window{i}.pb.gz", profile_part(headers, body))
+        windows.append((int(query["from"][0]), int(query["until"][0]), samples))
+    expect(len(windows) >= 2, f"{len(windows)} windows sent while the program ran ~3 s with "
+           "--push-every 1s", describe(r))
+    windows.sort()
+    for (_, until, _), (start, _, _) in zip(windows, windows[1:]):
+        expect(start == until, "windows are contiguous", str(windows))
+    total = sum(folded(out).values())
+    expect(sum(w[2] for w in windows) == total,
+           f"the windows hold {sum(w[2] for w in windows)} samples, the recording {total}",
+           str(windows))
+    expect(b"pushed %d windows" % len(windows) in r.stderr, "stoke says what it pushed",
+           describe(r))
+
+    Ingest.requests, Ingest.mode = [], "down"
+    out, r = record_pushing(work, "down", url)
+    kept = sorted(f for f in os.listdir(out) if f.startswith("push-") and f.endswith(".pb.gz"))
+    expect(kept and b"not sent; kept in" in r.stderr,
+           "windows a failing server did not take are kept and reported", describe(r))
+    expect(len(Ingest.requests) == 3 * len(kept), "each window is tried three times",
+           f"{len(Ingest.requests)} requests, {len(kept)} windows kept")
+    samples = sum(window_samples(work, f, open(os.path.join(out, f), "rb").read()) for f in kept)
+    expect(samples == sum(folded(out).values()), "the kept windows hold every sample")
+    server.shutdown()
+    expect_fails(["record", "--push-every", "1s", "--", CPU_BURN, "1"], 2, "--push URL")
+    expect_fails(["record", "--push", url, "--push-label", "x", "--", CPU_BURN, "1"], 2,
+                 "--push-label 'x'")
 
 
 if __name__ == "__main__":

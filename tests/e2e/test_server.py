@@ -143,8 +143,21 @@ def example_under(name, load, load_marker):
     return out
 
 
+def expect_load_windows(out):
+    """The server renders only for requests: before the load started its
+    report holds no render_tree, between the load's marks it does."""
+    expect(os.path.exists(os.path.join(out, "load-marks.txt")), "no load-marks.txt")
+    before, _ = report_folded(out, ["--until", "load-start"])
+    during, _ = report_folded(out, ["--from", "load-start", "--until", "load-end"])
+    expect(before.with_frame(lambda f: f.startswith("render_tree")) == 0,
+           "render_tree ran before the load started", before.top())
+    expect(during.share(lambda f: f.startswith("render_tree")) > 20,
+           "render_tree holds little of the load's window", during.top())
+
+
 def server_wrk():
     out = example_under("server_wrk", WRK, "Requests/sec:")
+    expect_load_windows(out)
     top = run([STOKE, "top", out])
     expect(top.returncode == 0, "stoke top failed", describe(top))
     expect("self   total" in text(top.stdout), "stoke top printed no table", describe(top))

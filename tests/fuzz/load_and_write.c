@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include "heap_timeline.h"
 #include "peek.h"
 #include "profile.h"
 #include "profile_diff.h"
@@ -66,4 +67,11 @@ void load_and_write(const char *trace_path)
             write_every_format(p);
         stoke_profile_free(p);
     }
+    struct stoke_profile *p = stoke_profile_new();
+    const struct stoke_load_options timeline = {.heap_timeline = 1};
+    if (stoke_load_trace(p, trace_path, &timeline, err, sizeof err) == 0) {
+        stoke_heap_live_at(p, UINT64_MAX);
+        write_every_format(p);
+    }
+    stoke_profile_free(p);
 }

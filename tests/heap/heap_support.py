@@ -110,11 +110,21 @@ class Diff:
     def __init__(self, before, after):
         result = run([STOKE, "diff", before, after, "--folded"])
         expect(result.returncode == 0, "stoke diff --folded failed", describe(result))
+        self.read(text(result.stdout))
+
+    @classmethod
+    def of_text(cls, folded):
+        """The Diff of two-column folded stacks already written."""
+        diff = cls.__new__(cls)
+        diff.read(folded)
+        return diff
+
+    def read(self, folded):
         self.stacks = {}
-        for line in text(result.stdout).splitlines():
+        for line in folded.splitlines():
             fields = line.rsplit(" ", 2)
             expect(len(fields) == 3 and fields[1].isdigit() and fields[2].isdigit(),
-                   f"not a 'stack before after' line: {line!r}", text(result.stdout))
+                   f"not a 'stack before after' line: {line!r}", folded)
             stack = tuple(fields[0].split(";"))
             a, b = self.stacks.get(stack, (0, 0))
             self.stacks[stack] = (a + int(fields[1]), b + int(fields[2]))

@@ -20,6 +20,13 @@
                         churn_y gone)
   diff_sampled          the same at 16K, seeded: +8 MiB within 10% on grow_g,
                         ~0 (under 2% of the growth) elsewhere
+  window_growth_exact   growth timed (no snapshot taken): `stoke report
+                        --from BEFORE --until AFTER --measure live-bytes
+                        --folded`, the moments the program printed, shows
+                        exactly +8 MiB on grow_g from the live heap over time
+                        in the CPU trace, 0 elsewhere; the HTML report of the
+                        same window has a "grew in the window" tab
+  window_growth_sampled the same at 16K, seeded: within 10%, ~0 elsewhere
   api                   stoke_heap_dump: NULL with ENOSYS without the agent,
                         ENOTSUP with the agent but no heap tracking (preloaded
                         alone, or stoke record without --heap); with --heap
@@ -40,8 +47,8 @@ import os
 import re
 import stat
 
-from e2e_support import (AGENT, describe, expect, fresh_dir, main, program, record, run,
-                         text)
+from e2e_support import (AGENT, STOKE, describe, expect, fresh_dir, main, program, record,
+                         run, text)
 from heap_support import (MIB, SNAPSHOT_NAME, Diff, exit_snapshot, expect_exact, expect_near,
                           expect_same_as_bare, heap_env, measure, measures, record_heap,
                           snapshots)
@@ -113,26 +120,72 @@ def growth_diff(case, options):
     return Diff(dump_path(result, "dump 1"), dump_path(result, "dump 2"))
 
 
-def diff_exact():
-    diff = growth_diff("diff_exact", ["--heap-interval", "1"])
+def expect_exact_growth(diff, what):
+    """grow_g's +8 MiB exactly, 0 elsewhere."""
     grown = diff.change(lambda f: f == "grow_g")
-    expect(grown == 8 * MIB, f"grow_g grew by {grown} bytes, expected {8 * MIB}",
+    expect(grown == 8 * MIB, f"grow_g grew by {grown} bytes{what}, expected {8 * MIB}",
            diff.changes())
     elsewhere = diff.change(lambda f: f == "grow_g", outside=True)
     expect(elsewhere == 0, f"{elsewhere} bytes changed outside grow_g, expected 0",
            diff.changes())
+
+
+def diff_exact():
+    diff = growth_diff("diff_exact", ["--heap-interval", "1"])
+    expect_exact_growth(diff, "")
     base = [ab for s, ab in diff.stacks.items() if "base_x" in s]
     expect(base and all(a == b == 4 * MIB for a, b in base),
            "base_x is not 4 MiB in both snapshots", diff.changes())
 
 
-def diff_sampled():
-    diff = growth_diff("diff_sampled", ["--heap-interval", "16K"])
-    expect_near(diff.change(lambda f: f == "grow_g"), 8 * MIB, SAMPLED_TOLERANCE,
-                "grow_g's growth", diff.changes())
+def expect_sampled_growth(diff, what):
+    """grow_g's +8 MiB within 10%, ~0 (under 2% of it) elsewhere."""
+    expect_near(diff.change(lambda f: f == "grow_g"), 8 * MIB, SAMPLED_TOLERANCE, what,
+                diff.changes())
     elsewhere = diff.change(lambda f: f == "grow_g", outside=True)
     expect(abs(elsewhere) <= 0.02 * 8 * MIB,
            f"{elsewhere} bytes changed outside grow_g, expected ~0", diff.changes())
+
+
+def diff_sampled():
+    expect_sampled_growth(growth_diff("diff_sampled", ["--heap-interval", "16K"]),
+                          "grow_g's growth")
+
+
+# The agent starts before main: the moments growth prints are later than the
+# recording's start by its start-up, far less than this (and than the quiet
+# time of 1.5 s around each moment).
+STARTUP_MARGIN_S = 0.3
+
+
+def window_growth(case, options):
+    """Records growth timed; returns the Diff of the window between the
+    moments it printed, and the recording."""
+    out = fresh_dir(case)
+    result = record_heap(out, [program("growth"), "timed"], options)
+    expect(result.returncode == 0, "growth timed failed under stoke", describe(result))
+    at = dict(line.split() for line in text(result.stdout).splitlines() if " " in line
+              and not line.startswith("growth:"))
+    start = int(at["start"])
+    window = [f"{(int(at[k]) - start) / 1e9 + STARTUP_MARGIN_S:.3f}" for k in ("before", "after")]
+    report = run([STOKE, "report", out, "--folded", "--measure", "live-bytes",
+                  "--from", window[0], "--until", window[1]])
+    expect(report.returncode == 0, "stoke report of the window failed", describe(report))
+    return Diff.of_text(text(report.stdout)), out, window
+
+
+def window_growth_exact():
+    diff, out, window = window_growth("window_growth_exact", ["--heap-interval", "1"])
+    expect_exact_growth(diff, " in the window")
+    html = run([STOKE, "report", out, "--from", window[0], "--until", window[1],
+                "-o", os.path.join(out, "window.html")])
+    expect(html.returncode == 0 and b"grew by 8388608 bytes" in html.stderr,
+           "the HTML report of the window says what grew", describe(html))
+
+
+def window_growth_sampled():
+    diff, _, _ = window_growth("window_growth_sampled", ["--heap-interval", "16K"])
+    expect_sampled_growth(diff, "grow_g's growth in the window")
 
 
 def expect_dump_line(result, expected, what):
@@ -218,4 +271,6 @@ if __name__ == "__main__":
                            "ground_truth_sampled": ground_truth_sampled,
                            "cleared_environment": cleared_environment,
                            "diff_exact": diff_exact, "diff_sampled": diff_sampled,
+                           "window_growth_exact": window_growth_exact,
+                           "window_growth_sampled": window_growth_sampled,
                            "api": api, "early_stacks": early_stacks}))

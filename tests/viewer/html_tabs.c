@@ -140,7 +140,7 @@ static int check_bad_input(struct stoke_profile *cpu)
     if (full && stoke_write_html(full, &diff) != -1)
         bad |= fails("reports no error writing to /dev/full");
     /* The page holds the document deflated: look at the document itself. */
-    if (report_data_write(mem, &one_value_diff, 1, "t") != 0 || fflush(mem) != 0 ||
+    if (report_data_write(mem, &diff) != 0 || fflush(mem) != 0 ||
         !strstr(text, "\"differential\":0") || strstr(text, "\"differential\":1"))
         bad |= fails("does not write a one-value differential tab as an ordinary one");
     if (full)

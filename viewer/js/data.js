@@ -6,7 +6,7 @@
 // are only ever shown with textContent or drawn on the canvas, never parsed
 // as HTML.
 
-const DATA_VERSION = 3;
+const DATA_VERSION = 4;
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

@@ -10,7 +10,7 @@ import json
 import re
 import zlib
 
-DATA_VERSION = 3
+DATA_VERSION = 4
 DATA_BLOCK = re.compile(
     r'<script type="application/octet-stream" id="stoke-data"[^>]*>(.*?)</script>', re.S)
 RAW_DEFLATE = -15

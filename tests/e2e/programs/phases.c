@@ -1,11 +1,16 @@
 /*
- * phases.c - two bursts of CPU in two functions with a pause between them
- * longer than the agent's flush interval (1 s), so the trace holds
- * phase_one and phase_two in different compressed frames: cutting the last
- * frame loses phase_two and keeps phase_one.
+ * phases.c - two bursts of CPU in two functions, phase_one then phase_two,
+ * each for a given amount of the thread's CPU time, with a pause between
+ * them. It prints the wall-clock moment (ns since the epoch) each phase
+ * starts and the moment both are over, so a test knows which span of the
+ * recording holds which function whatever the machine's load. A pause
+ * longer than the agent's flush interval (1 s) puts the phases in different
+ * compressed frames of the trace: cutting the last frame loses phase_two
+ * and keeps phase_one.
  *
  * usage: phases MS PAUSE_MS
- * Never reads input or writes files.
+ * prints: "one NS", "two NS", "end NS" lines. Never reads input or writes
+ * files.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +20,13 @@
 #include "cpu_spin.h"
 
 static volatile uint64_t sink;
+
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static __attribute__((noipa)) void phase_one(unsigned ms) { sink = spin_cpu_ms(1, ms); }
 static __attribute__((noipa)) void phase_two(unsigned ms) { sink = spin_cpu_ms(2, ms); }
@@ -27,11 +39,13 @@ int main(int argc, char **argv)
     }
     unsigned ms = (unsigned)atoi(argv[1]);
     long pause_ms = atol(argv[2]);
+    printf("one %llu\n", (unsigned long long)wall_ns());
     phase_one(ms);
     struct timespec pause = {pause_ms / 1000, (pause_ms % 1000) * 1000000L};
     while (nanosleep(&pause, &pause))
         ;
+    printf("two %llu\n", (unsigned long long)wall_ns());
     phase_two(ms);
-    printf("phases: done\n");
+    printf("end %llu\n", (unsigned long long)wall_ns());
     return 0;
 }

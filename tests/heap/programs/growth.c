@@ -9,12 +9,19 @@
  * failed: <error>"); stdout gets a summary that does not depend on the
  * agent. Everything is freed before exit.
  *
- * usage: growth
+ * With "timed", no snapshot is taken: instead it prints the wall-clock
+ * moments (ns since the epoch) "start NS" as main begins, "before NS" and
+ * "after NS" on stdout, each QUIET_MS after the allocations before it and
+ * QUIET_MS before those after it, so that the live heap over time the agent
+ * records shows the growth between the two moments whatever the load.
+ *
+ * usage: growth [timed]
  * Never reads input or writes files.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stoke.h"
 
@@ -62,19 +69,47 @@ static void dump(int n)
         fprintf(stderr, "dump %d: failed: %s\n", n, strerror(errno));
 }
 
+#define QUIET_MS 1500
+
+/* Prints "name NS" (the wall clock), with a quiet time before and after. */
+static void moment(const char *name)
+{
+    struct timespec quiet = {QUIET_MS / 1000, (QUIET_MS % 1000) * 1000000L}, now;
+    nanosleep(&quiet, NULL);
+    clock_gettime(CLOCK_REALTIME, &now);
+    printf("%s %lld\n", name, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+    fflush(stdout);
+    nanosleep(&quiet, NULL);
+}
+
+/* A snapshot, or with timed a moment, between the phases. */
+static void mark(int timed, int n)
+{
+    if (timed)
+        moment(n == 1 ? "before" : "after");
+    else
+        dump(n);
+}
+
 static void free_all(char **blocks, int n)
 {
     for (int i = 0; i < n; i++)
         free(blocks[i]);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int timed = argc > 1 && !strcmp(argv[1], "timed");
+    if (timed) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        printf("start %lld\n", (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+    }
     base_x();
-    dump(1);
+    mark(timed, 1);
     grow_g();
     churn_y();
-    dump(2);
+    mark(timed, 2);
     free_all(base, X_BLOCKS);
     free_all(grown, G_BLOCKS);
     printf("growth: base %d bytes, grew %d bytes, churned %d bytes, checksum %llu\n",

@@ -1,0 +1,27 @@
+/*
+ * heap_timeline.h - the live heap of a recording over time: moments (a
+ * process's totals) and changes (by allocation stack), as a profile read
+ * from the CPU traces of a --heap recording keeps them (struct
+ * stoke_heap_timeline in profile.h), and the heap they add up to at any
+ * moment.
+ *
+ * Never: reads files, or formats output.
+ */
+#ifndef STOKE_HEAP_TIMELINE_H
+#define STOKE_HEAP_TIMELINE_H
+
+#include <stdint.h>
+#include "profile.h"
+
+void stoke_profile_add_heap_moment(struct stoke_profile *p, const struct stoke_heap_moment *m);
+void stoke_profile_add_heap_change(struct stoke_profile *p, const struct stoke_heap_change *c);
+
+/* 1 when p holds the live heap over time. */
+int stoke_has_heap_timeline(const struct stoke_profile *p);
+
+/* Sets the live values of every row of p (a heap profile) to the live heap
+ * at at_ns (wall clock): the sum of each stack's changes up to then; the
+ * allocated values to 0 (the timeline does not keep them by stack). */
+void stoke_heap_live_at(struct stoke_profile *p, uint64_t at_ns);
+
+#endif
