@@ -31,7 +31,6 @@
 
 struct heap_thread {
     uint64_t rng;         /* 0 until the thread's first sample */
-    int busy;             /* inside a hook already: do not track */
 };
 
 static __thread struct heap_thread self __attribute__((tls_model("initial-exec")));
@@ -96,21 +95,6 @@ uint64_t heap_interval(void)
     return tracking.interval;
 }
 
-/* The mark must be in memory while the agent's own malloc or free runs:
- * this thread's hooks read it. The fences keep the compiler from dropping
- * the pair around a call it believes touches no memory of the agent's. */
-void heap_agent_work_begin(void)
-{
-    self.busy++;
-    atomic_signal_fence(memory_order_seq_cst);
-}
-
-void heap_agent_work_end(void)
-{
-    atomic_signal_fence(memory_order_seq_cst);
-    self.busy--;
-}
-
 /* A uniform random number in (0, 1]. */
 static double uniform(void)
 {
@@ -138,7 +122,7 @@ static int64_t next_gap(void)
  * real first gap, so the first allocation is not sampled for sure. */
 static int first_crossing(size_t size)
 {
-    if (self.rng || tracking.interval == 1)
+    if (tracking.interval == 1 || self.rng) /* exact mode first: it reads no thread state */
         return 0;
     heap_bytes_until_sample = next_gap() - (int64_t)size;
     return heap_bytes_until_sample > 0;
@@ -294,19 +278,19 @@ void heap_sampled_alloc(void *p, size_t size)
     if (first_crossing(size))
         return;
     heap_bytes_until_sample = next_gap();
-    if (!p || self.busy || agent_thread_is_own())
+    if (!p || agent_marks.busy || agent_marks.own)
         return;
     heap_live_prefetch_insert((uintptr_t)p); /* while the stack is found */
-    self.busy++;
+    agent_marks.busy++;
     record(p, size);
-    self.busy--;
+    agent_marks.busy--;
 }
 
 /* Not while the thread is inside a hook already: the tables may be half
  * written. */
 static int may_track_free(const void *p)
 {
-    return p && heap_tracking() && !self.busy && !agent_thread_is_own();
+    return p && heap_tracking() && !agent_marks.busy && !agent_marks.own;
 }
 
 void heap_free_end(void *p)
@@ -314,14 +298,14 @@ void heap_free_end(void *p)
     struct live_allocation gone;
     heap_tally_free((uintptr_t)p, &gone);
     heap_sharing_leave();
-    self.busy--;
+    agent_marks.busy--;
 }
 
 void heap_maybe_sampled_free(void *p)
 {
     if (!may_track_free(p))
         return;
-    self.busy++;
+    agent_marks.busy++;
     heap_sharing_enter();
     heap_free_end(p);
 }
@@ -330,7 +314,7 @@ int heap_free_begin(void *p)
 {
     if (!may_track_free(p))
         return 0;
-    self.busy++; /* until the table is done: a signal handler's hooks keep out */
+    agent_marks.busy++; /* until the table is done: a signal handler's hooks keep out */
     if (!heap_sharing_enter()) {
         heap_free_end(p); /* shared: before the memory goes back to the allocator */
         return 0;
@@ -344,30 +328,30 @@ void heap_take(void *p, struct heap_taken *taken)
     taken->how = HEAP_TAKEN_NOTHING;
     if (!heap_live_maybe((uintptr_t)p) || !may_track_free(p))
         return;
-    self.busy++;
+    agent_marks.busy++;
     heap_sharing_enter();
     if (!heap_tally_free((uintptr_t)p, &taken->allocation))
         taken->how = HEAP_TAKEN_OUT;
     heap_sharing_leave();
-    self.busy--;
+    agent_marks.busy--;
 }
 
 void heap_realloc_done(const struct heap_taken *taken, int failed)
 {
     if (taken->how != HEAP_TAKEN_OUT || !failed)
         return;
-    self.busy++;
+    agent_marks.busy++;
     heap_sharing_enter();
     heap_tally_restore(&taken->allocation);
     heap_sharing_leave();
-    self.busy--;
+    agent_marks.busy--;
 }
 
 void heap_threads_coming(void)
 {
-    self.busy++;
+    agent_marks.busy++;
     heap_sharing_share();
-    self.busy--;
+    agent_marks.busy--;
 }
 
 void heap_fork_prepare(void)

@@ -99,12 +99,6 @@ struct heap_taken {
 void heap_take(void *p, struct heap_taken *taken);
 void heap_realloc_done(const struct heap_taken *taken, int failed);
 
-/* Brackets the agent's own work on a program thread (thread start, fork,
- * a failed exec): what it allocates meanwhile is not the program's. Nests.
- * Context: program. */
-void heap_agent_work_begin(void);
-void heap_agent_work_end(void);
-
 /* Before the program starts a thread or installs a seccomp filter: the
  * tables are shared from then on (heap_sharing.h).
  * Context: program. */

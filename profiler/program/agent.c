@@ -27,6 +27,7 @@
 #include "stoke.h"
 #include "common/agent_export.h"
 #include "common/agent_fds.h"
+#include "common/agent_threads.h"
 #include "common/log.h"
 #include "common/pages.h"
 #include "common/real_libc.h"
@@ -82,9 +83,9 @@ void agent_thread_begin(void)
 {
     if (!agent_active())
         return;
-    heap_agent_work_begin();
+    agent_work_begin();
     start_thread_sampling();
-    heap_agent_work_end();
+    agent_work_end();
 }
 
 static int start_trace(void)
@@ -172,7 +173,7 @@ static void fork_child(void)
 {
     if (!agent.profiled_pid)
         return;
-    heap_agent_work_begin(); /* what the agent frees and allocates here is its own */
+    agent_work_begin(); /* what the agent frees and allocates here is its own */
     sampler_set_active(0);
     modules_fork_child();
     heap_fork_child();
@@ -180,7 +181,7 @@ static void fork_child(void)
     threads_for_each_live(timers_forget); /* the parent's events, inherited copies */
     threads_reset_after_fork();
     start_process();
-    heap_agent_work_end();
+    agent_work_end();
 }
 
 void agent_before_exec(void)
@@ -206,10 +207,10 @@ void agent_after_failed_exec(void)
     writer_exec_failed();
     if (agent.profiled_pid || !current_thread)
         return;
-    heap_agent_work_begin();
+    agent_work_begin();
     threads_for_each_live(rearm_thread);
     start_process();
-    heap_agent_work_end();
+    agent_work_end();
 }
 
 void agent_before_exit(void)

@@ -72,6 +72,7 @@
 #include "signal_view.h"
 #include "common/agent_export.h"
 #include "common/agent_fds.h"
+#include "common/agent_threads.h"
 #include "common/real_libc.h"
 #include "common/sandbox.h"
 #include "heap/heap.h"
@@ -93,17 +94,17 @@ struct thread_start {
 /* The start block is the agent's allocation, not the program's. */
 static void *agent_malloc(size_t size)
 {
-    heap_agent_work_begin();
+    agent_work_begin();
     void *p = malloc(size);
-    heap_agent_work_end();
+    agent_work_end();
     return p;
 }
 
 static void agent_free(void *p)
 {
-    heap_agent_work_begin();
+    agent_work_begin();
     free(p);
-    heap_agent_work_end();
+    agent_work_end();
 }
 
 static void *start_sampled_thread(void *p)
