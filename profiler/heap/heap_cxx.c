@@ -71,20 +71,27 @@ static int bypasses_malloc(void *operator)
     return !(dladdr(operator, &info) && info.dli_fname && strstr(info.dli_fname, "libstdc++"));
 }
 
+/* A program without a C++ runtime (no operator new to be found) has none
+ * of the others either: it is not asked for each, as every failed lookup
+ * costs the loader a search of every object. The failed lookup's message
+ * is taken back at once, so the program's dlerror() never sees it. */
 void heap_cxx_resolve(void)
 {
     if (atomic_load_explicit(&resolved, memory_order_acquire))
         return;
-    void *first = NULL;
+    void *plain_new = dlsym(RTLD_NEXT, "_Znwm");
+    if (!plain_new)
+        dlerror();
+    if (plain_new) {
 #define NEW_LOOKUP(name, parameters, arguments, alignment, nothrow) \
-    next.name = (void *(*)parameters)dlsym(RTLD_NEXT, #name); \
-    first = first ? first : (void *)next.name;
+    next.name = (void *(*)parameters)dlsym(RTLD_NEXT, #name);
 #define DELETE_LOOKUP(name, parameters, arguments) \
     next.name = (void (*)parameters)dlsym(RTLD_NEXT, #name);
-    CXX_OPERATORS(NEW_LOOKUP, DELETE_LOOKUP)
+        CXX_OPERATORS(NEW_LOOKUP, DELETE_LOOKUP)
 #undef NEW_LOOKUP
 #undef DELETE_LOOKUP
-    next.bypass_malloc = first && bypasses_malloc(first);
+        next.bypass_malloc = bypasses_malloc(plain_new);
+    }
     atomic_store_explicit(&resolved, 1, memory_order_release);
 }
 

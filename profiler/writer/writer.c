@@ -113,21 +113,27 @@ static struct trace_state {
     struct records recs;
     struct stack_intern stacks;
     uint32_t last_module_id;   /* modules up to it have their MAP record */
-    struct batch batch;
-    uint64_t scratch[STOKE_MAX_FRAMES];
     uint32_t threads_seen;
     uint64_t exited_samples, exited_lost, exited_handler_ns; /* of threads gone */
     uint64_t blocked_tick_ns;  /* wall clock: period of blocked samples, else 0 */
     uint32_t blocked_weight;   /* periods since the last tick (sample_if_blocked) */
     int heap_peak;             /* keep a snapshot of the highest live heap */
     int64_t peak_written;      /* live bytes when that was last written */
-} trace = {.file.fd = -1};
+} trace; /* zero until writer_start: in .bss, not in the library's file */
 
-/* Forgets the trace: its file closed, its memory freed, every field as at
- * the start. Not while a writer thread runs. */
+/* The buffers of one drain of a thread's ring (or of one blocked sample):
+ * filled and emptied within it (batch.n is 0 between drains, and fork
+ * waits for the writer to be between cycles), so no trace resets them. */
+static struct {
+    struct batch batch;
+    uint64_t frames[STOKE_MAX_FRAMES];
+} drain;
+
+/* Forgets the trace: its memory freed, every field as at the start, its
+ * file closed already (at the writer's end, or by close_files). Not while
+ * a writer thread runs. */
 static void trace_reset(void)
 {
-    trace_file_close(&trace.file);
     records_free(&trace.recs);
     stack_intern_free(&trace.stacks);
     memset(&trace, 0, sizeof trace);
@@ -215,22 +221,22 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
 
 static void emit_samples(pid_t tid)
 {
-    if (!trace.batch.n)
+    if (!drain.batch.n)
         return;
     records_begin(&trace.recs, STOKE_REC_SAMPLES);
     records_u(&trace.recs, (uint64_t)tid);
-    uint64_t prev = since_start_us(trace.batch.times_ns[0]);
+    uint64_t prev = since_start_us(drain.batch.times_ns[0]);
     records_u(&trace.recs, prev);
-    records_u(&trace.recs, trace.batch.n);
-    for (uint32_t i = 0; i < trace.batch.n; i++) {
-        uint64_t t = since_start_us(trace.batch.times_ns[i]);
-        records_u(&trace.recs, trace.batch.ids[i]);
+    records_u(&trace.recs, drain.batch.n);
+    for (uint32_t i = 0; i < drain.batch.n; i++) {
+        uint64_t t = since_start_us(drain.batch.times_ns[i]);
+        records_u(&trace.recs, drain.batch.ids[i]);
         records_u(&trace.recs, t >= prev ? t - prev : 0);
-        records_u(&trace.recs, trace.batch.weights[i] - 1);
+        records_u(&trace.recs, drain.batch.weights[i] - 1);
         prev = t >= prev ? t : prev;
     }
     records_end(&trace.recs);
-    trace.batch.n = 0;
+    drain.batch.n = 0;
 }
 
 static void note_thread(struct thread_state *t)
@@ -252,10 +258,10 @@ static void add_sample(pid_t tid, uint64_t time_ns, const uint64_t *frames, uint
         return;
     if (is_new)
         emit_stack(id, frames, n, flags, time_ns);
-    trace.batch.ids[trace.batch.n] = id;
-    trace.batch.weights[trace.batch.n] = weight;
-    trace.batch.times_ns[trace.batch.n] = time_ns;
-    if (++trace.batch.n == BATCH_MAX)
+    drain.batch.ids[drain.batch.n] = id;
+    drain.batch.weights[drain.batch.n] = weight;
+    drain.batch.times_ns[drain.batch.n] = time_ns;
+    if (++drain.batch.n == BATCH_MAX)
         emit_samples(tid);
 }
 
@@ -275,7 +281,7 @@ static void drain_thread(struct thread_state *t, void *arg)
     int exited = threads_ended(t);
     struct ring_sample s;
     note_thread(t);
-    while (!ring_pop(&t->ring, &s, trace.scratch)) /* time 0: taken without a clock */
+    while (!ring_pop(&t->ring, &s, drain.frames)) /* time 0: taken without a clock */
         add_sample(t->tid, s.time_ns ? s.time_ns : monotonic_ns(), s.frames, s.nframes, s.flags,
                    s.weight);
     emit_samples(t->tid);
