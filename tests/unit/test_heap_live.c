@@ -1,6 +1,6 @@
 /*
  * test_heap_live.c - the agent's table of live sampled allocations
- * (profiler/heap_live.c) against a plain reference: random inserts and
+ * (profiler/heap/heap_live.c) against a plain reference: random inserts and
  * removes of addresses shaped as allocators hand them out (16-byte aligned,
  * clustered, many in one shard), so that probe runs wrap and removals shift
  * entries back; every address must be found exactly while live, never
