@@ -5,8 +5,8 @@
 #
 # Never sanitized: the agent (profiler/, libstoke.so), which replaces malloc inside programs
 # that do not carry the sanitizers' runtime, and the programs the agent is preloaded into or that
-# tests symbolize (examples/, tests/e2e/programs, tests/heap/programs, tests/unit/sym_target*):
-# they stay the plain programs users profile. docs/reliability.md explains the build.
+# tests symbolize (examples/, the tests' programs/ and tests/tools' programs, sym_target*): they
+# stay the plain programs users profile. docs/reliability.md explains the build.
 option(STOKE_SANITIZE "Build the offline tools and tests with ASan and UBSan (never the agent)" OFF)
 
 set(STOKE_SANITIZE_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined

@@ -13,7 +13,7 @@ libcurl4-openssl-dev protobuf-compiler golang-go
 wrk apache2-utils nginx-light redis-server clang libclang-rt-14-dev"
 # Node's heap snapshots (.heapsnapshot: JSON) are read with YAJL's streaming parser.
 packages="$packages libyajl-dev"
-# The real programs and runtimes of tests/reliability.
+# The real programs and runtimes of tests/transparency.
 packages="$packages perl git sqlite3 xz-utils bc redis-tools default-jdk-headless"
 # The C library's debug info: reports name its internal functions
 # (__libc_start_call_main, _int_malloc) instead of libc.so.6+0x... offsets.
@@ -48,7 +48,7 @@ npm_install() {
 }
 
 # The Node.js example (examples/node: express, react, react-dom) and its load
-# tool, autocannon; tests/e2e/test_node.py profiles it.
+# tool, autocannon; tests/cpu/test_node.py profiles it.
 npm_install examples/node "the Node.js example's packages and autocannon"
 # The browser tests drive Debian's chromium with playwright-core (no browser
 # download; pinned to a release that runs on Debian 12's Node.js 18 as well as

@@ -5,7 +5,7 @@ by its own binary (two builds of one program stay two mappings), and the
 errors of bad input.
 
 usage: test_merge.py CASE   (environment: see tests/CMakeLists.txt,
-offline_driver_tests)
+stoke_driver_tests)
 """
 import collections
 import os

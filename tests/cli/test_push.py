@@ -9,7 +9,7 @@ runs, contiguous, every sample in exactly one of them; windows a failing
 server did not take kept on disk.
 
 usage: test_push.py CASE   (environment: see tests/CMakeLists.txt,
-offline_driver_tests)
+stoke_driver_tests)
 """
 import email.parser
 import http.server

@@ -8,7 +8,7 @@ stacks as `stoke report --folded` of the same trace. Also the errors of bad
 input.
 
 usage: test_formats.py CASE   (environment: see tests/CMakeLists.txt,
-offline_driver_tests; formats_support.py has the inputs and readers)
+stoke_driver_tests; tests/lib/formats_support.py has the inputs and readers)
 """
 import collections
 import json

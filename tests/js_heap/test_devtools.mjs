@@ -35,8 +35,8 @@ const app = join(work, 'express.heapsnapshot')
 const before = join(work, 'before.heapsnapshot')
 const after = join(work, 'after.heapsnapshot')
 node('-e', `require('v8').writeHeapSnapshot(${JSON.stringify(bare)})`)
-node(join(here, 'express_program.js'), expressDir, app)
-node(join(here, 'leak_program.js'), before, after)
+node(join(here, 'programs', 'express_program.js'), expressDir, app)
+node(join(here, '..', 'tools', 'leak_program.js'), before, after)
 
 let failures = 0
 function expect (ok, what, problems = []) {

@@ -10,9 +10,8 @@ usage: test_hostile.py CASE   (environment: see tests/js_heap/CMakeLists.txt)
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-from e2e_support import describe, expect, fresh_dir, main, run_measuring_memory, text  # noqa: E402
-import hostile_snapshots  # noqa: E402
+import hostile_snapshots
+from e2e_support import describe, expect, fresh_dir, main, run_measuring_memory, text
 
 TOOL = os.environ["JS_HEAP_TOOL"]
 MEMORY_LIMIT_MIB = 256

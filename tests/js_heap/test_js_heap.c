@@ -16,9 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../unit/check.h"
-#include "../unit/folded_text.h"
-#include "../unit/scratch.h"
+#include "check.h"
+#include "folded_text.h"
 #include "js_heap_analysis.h"
 #include "js_heap_diff.h"
 #include "js_heap_load.h"
@@ -26,6 +25,7 @@
 #include "js_heap_read.h"
 #include "js_heap_summary.h"
 #include "profile_diff.h"
+#include "scratch.h"
 #include "snapshot_builder.h"
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))

@@ -23,7 +23,7 @@ rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
 const before = join(work, 'before.heapsnapshot')
 const after = join(work, 'after.heapsnapshot')
-execFileSync(process.execPath, [join(here, 'leak_program.js'), before, after], { stdio: 'inherit' })
+execFileSync(process.execPath, [join(here, '..', 'tools', 'leak_program.js'), before, after], { stdio: 'inherit' })
 
 let failures = 0
 function expect (ok, what) {

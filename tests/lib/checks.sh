@@ -1,5 +1,6 @@
 # checks.sh - the small check vocabulary of stoke's shell test scripts,
-# sourced by them (tests/cli/*.sh, tests/heap_offline/heap_cli_test.sh).
+# sourced by them (tests/cli/*.sh, tests/formats/folded_test.sh,
+# tests/heap/heap_cli_test.sh).
 # The script sets $stoke and works in its own directory; it ends with
 # checks_summary, which prints "N passed, N failed" and fails if any did.
 

@@ -127,7 +127,7 @@ def dlopen():
     out = fresh_dir("dlopen")
     # 400 ms in the library (loaded, run and unloaded 10 times), then 100 ms
     # in the host after the last dlclose: 80 %.
-    record_ok(out, [program("dl_host"), program("libe2e_plugin.so"), "400", "10"])
+    record_ok(out, [program("dl_host"), program("libplugin.so"), "400", "10"])
     folded = report_folded(out)[0]
     unnamed = folded.with_frame(lambda f: f.startswith("[unknown]"))
     expect(unnamed == 0,

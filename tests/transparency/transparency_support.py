@@ -1,6 +1,6 @@
-"""reliability_support.py - what the reliability tests share on top of
-tests/e2e/e2e_support.py: comparing a profiled run with a bare one. Stdlib
-only. Never tests anything itself.
+"""transparency_support.py - what the tests of tests/transparency share on
+top of tests/lib/e2e_support.py: comparing a profiled run with a bare one.
+Stdlib only. Never tests anything itself.
 """
 import time
 

@@ -4,8 +4,8 @@ the traces they start from (tests/tools/make_trace's of sym_target, heap
 snapshots, a real recording of the cpu_burn example), reading pprof files
 as protoc and go tool pprof do, and checking a pprof file against
 `stoke report --folded` of the same traces. Environment: see
-tests/CMakeLists.txt (offline_driver_tests); tests/e2e/e2e_support.py runs
-each case. Never tests anything itself.
+tests/CMakeLists.txt (stoke_driver_tests); e2e_support.py runs each case.
+Never tests anything itself.
 """
 import collections
 import gzip

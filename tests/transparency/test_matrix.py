@@ -21,7 +21,7 @@ liblzma's internal functions, where xz's threads spend their time).
   redis    redis-server on 127.0.0.1 under redis-benchmark, then redis-cli
 
 The runtimes servers run on, each with a program of ours, twice in every
-recording mode (reliability_support.RECORDING_MODES: crashes under signals
+recording mode (transparency_support.RECORDING_MODES: crashes under signals
 are intermittent):
 
   go       a cgo program (Debian's golang-go): four goroutines computing on
@@ -53,7 +53,7 @@ import time
 from e2e_support import (PROGRAMS, STOKE, TestFailure, describe, expect, free_port, fresh_dir,
                          kill_quietly, main, program, report_folded, run, text)
 from heap_support import MEASURES, SEED, exit_snapshot, measure, snapshots
-from reliability_support import RECORDING_MODES, expect_same_as_bare
+from transparency_support import RECORDING_MODES, expect_same_as_bare
 
 MODES = (("heap", ("--heap",)), ("exact", ("--heap-interval", "1")))
 HEAP_MODES = ("heap", "exact")

@@ -1,5 +1,5 @@
 /*
- * plugin.c - libe2e_plugin.so, the library the dlopen tests load at run
+ * plugin.c - libplugin.so, the library the dlopen tests load at run
  * time: plugin_crunch spins for a while (long enough to be sampled),
  * plugin_checksum is a quick deterministic call for load/unload loops.
  * Never keeps state between calls.

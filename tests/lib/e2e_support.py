@@ -1,5 +1,5 @@
 """e2e_support.py - what every end-to-end test of stoke shares: where the
-built pieces are (from the environment tests/e2e/CMakeLists.txt sets), a
+built pieces are (from the environment tests/CMakeLists.txt sets), a
 fresh work directory per test, running stoke and its targets with a time
 limit, reading folded stacks, and reporting a failed check with what stoke
 said. Stdlib only. Never tests anything itself.

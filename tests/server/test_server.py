@@ -2,25 +2,25 @@
 """test_server.py - `stoke record -P` with real servers and real load tools
 (wrk and ab from Debian), everything on 127.0.0.1:
 
-  server_wrk        the example server under wrk: the port the server printed
+  wrk               the example server under wrk: the port the server printed
                     is the one stoke found, wrk's summary is in the report,
                     render_tree is the hottest function of the server's own,
                     the server stopped through its SIGINT handler, exit 0;
                     stoke top prints the same table
-  server_ab         the same under ab
-  server_forking    a pre-fork server (master + 2 workers) under wrk: every
+  ab                the same under ab
+  forking           a pre-fork server (master + 2 workers) under wrk: every
                     process has its trace and its place in the report, the
                     workers hold the samples
-  server_wrapped    the server behind `sh -c` (not exec'd): found and stopped;
+  wrapped           the server behind `sh -c` (not exec'd): found and stopped;
                     the port channel reached it through sh's exec and is
                     close-on-exec in it
-  server_late_bind  a server that listens after 2 s
-  server_daemonizes a server whose first process exits: its child is found
+  late_bind         a server that listens after 2 s
+  daemonizes        a server whose first process exits: its child is found
                     and stopped; nothing is left running
-  server_ignores_sigint  SIGTERM after --stop-timeout
-  server_never_listens   --wait expires: a clear error, exit 1, report written
-  server_exits_early     the server ends before listening: exit 1, report
-  server_crashes    the server aborts on the first request: stoke says so
+  ignores_sigint    SIGTERM after --stop-timeout
+  never_listens     --wait expires: a clear error, exit 1, report written
+  exits_early       the server ends before listening: exit 1, report
+  crashes           the server aborts on the first request: stoke says so
                     (not that the load failed), writes the report, exits 1
   load_fails        a failing load command (exit 3, and one not found):
                     exit 1, server stopped, report written with the output
@@ -456,7 +456,7 @@ def interrupt():
 
 
 if __name__ == "__main__":
-    sys.exit(main({f.__name__: f for f in [
+    sys.exit(main({f.__name__.removeprefix("server_"): f for f in [
         server_wrk, server_ab, server_forking, server_wrapped, server_late_bind,
         server_daemonizes, server_ignores_sigint, server_never_listens, server_exits_early,
         server_crashes, load_fails, duration, port_option, collect_only, open_report,

@@ -2,7 +2,7 @@
 """test_stacks.py - the agent's work never lands on the program's stack,
 and the program sees its alternate signal stacks as it set them. Each case
 runs programs/small_stack bare and three times in every recording mode
-(reliability_support.RECORDING_MODES): the same output and status, and a
+(transparency_support.RECORDING_MODES): the same output and status, and a
 report.
 
   small_stack  a thread on a 64 KiB stack burns CPU (and allocates) with
@@ -18,7 +18,7 @@ report.
 usage: test_stacks.py CASE
 """
 from e2e_support import describe, expect, fresh_dir, main, program, run
-from reliability_support import RECORDING_MODES, expect_runs_as_bare
+from transparency_support import RECORDING_MODES, expect_runs_as_bare
 
 RUNS = 3
 RUN_TIMEOUT_S = 30

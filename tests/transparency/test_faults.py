@@ -59,8 +59,8 @@ import time
 from e2e_support import (STOKE, TRACE_HEADER_LEN, Folded, TestFailure, describe, expect,
                          fresh_dir, kill_quietly, main, program, record, report_folded, run,
                          skip, text, traces_in)
-from reliability_support import (RECORDING_MODES, expect_runs_as_bare, expect_same_as_bare,
-                                 target_of)
+from transparency_support import (RECORDING_MODES, expect_runs_as_bare, expect_same_as_bare,
+                                  target_of)
 
 CUT_SHORT = "cut short"
 

@@ -1,5 +1,5 @@
 """heap_support.py - what the heap snapshot tests share, on top of
-tests/e2e/e2e_support.py: running a program under the agent with heap
+e2e_support.py: running a program under the agent with heap
 tracking (by `stoke record` or the agent's environment), finding the
 snapshot files it wrote, reading them back with `stoke report --folded
 --measure` and `stoke diff --folded`, watching a program that is still

@@ -108,7 +108,7 @@ def repeated_runs(name, command, options, runs, timeout, output_start):
 
 
 def dlopen_stress():
-    command = [program("dl_stress"), program("libe2e_plugin.so"), STRESS_CYCLES, STRESS_WORKERS]
+    command = [program("dl_stress"), program("libplugin.so"), STRESS_CYCLES, STRESS_WORKERS]
     for attempt, folded in repeated_runs("dlopen_stress", command, ["-F", "10000"], STRESS_RUNS,
                                          STRESS_TIMEOUT_S, b"dl_stress: "):
         expect(folded.with_frame("worker_spin") > 0,

@@ -1,5 +1,5 @@
 /*
- * cpu_spin.h - the one way the e2e test programs burn CPU: a chain of
+ * cpu_spin.h - the one way the test programs burn CPU: a chain of
  * multiply/shift/xor steps run until the calling thread has used a given
  * amount of CPU time. Shares of CPU time are then exact by construction,
  * whatever the machine's speed or load. Never sleeps, allocates or prints.

@@ -55,8 +55,8 @@ import subprocess
 from e2e_support import (STOKE, describe, expect, fresh_dir, main, program, record,
                          report_folded, run, text)
 from heap_support import snapshots
-from reliability_support import (RECORDING_MODES, expect_runs_as_bare, expect_same_as_bare,
-                                 target_of)
+from transparency_support import (RECORDING_MODES, expect_runs_as_bare, expect_same_as_bare,
+                                  target_of)
 
 OPTION_SETS = (("-F", "10000", "--heap-interval", "4096"), ("--clock", "wall", "-F", "10000"))
 MODES = ("own_sigprof", "real_itimer", "signalfd", "prof_signalfd", "blocking")

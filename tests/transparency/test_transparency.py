@@ -5,10 +5,10 @@ newline, a nonzero exit, death by SIGTERM and by SIGKILL, input on stdin, a
 shell, the signal masks a program sees and passes to what it starts) is made
 bare and profiled, and compared:
 
-  transparency        under `stoke record`: stdout byte-identical; stderr
+  under_record        under `stoke record`: stdout byte-identical; stderr
                       the program's bytes, then only stoke's own lines;
                       stoke's status the program's (128 + N for signal N)
-  agent_transparency  under the agent alone (the environment stoke record
+  under_agent         under the agent alone (the environment stoke record
                       sets): stdout, stderr and status all identical
   allocator_untouched without --heap the program calls libc's malloc and
                       free, not the agent's (stoke record preloads
@@ -20,7 +20,7 @@ Each profiled run must also have left a trace, and one that names the
 program's function when the program ends normally (a killed one loses its
 last second), so the comparison is made with the agent really at work.
 
-usage: test_transparency.py transparency|agent_transparency|allocator_untouched
+usage: test_transparency.py under_record|under_agent|allocator_untouched
 """
 import os
 import random
@@ -79,8 +79,8 @@ def expect_stoke_tail(tail, name, profiled):
            "own lines", describe(profiled))
 
 
-def transparency():
-    work = fresh_dir("transparency")
+def under_record():
+    work = fresh_dir("under_record")
     for name, argv, stdin, function, options in cases():
         bare = run(argv, input=stdin)
         out = f"{work}/{name}"
@@ -107,8 +107,8 @@ def without_snapshot_lines(stderr):
                     if not line.startswith(SNAPSHOT_LINE))
 
 
-def agent_transparency():
-    work = fresh_dir("agent_transparency")
+def under_agent():
+    work = fresh_dir("under_agent")
     for name, argv, stdin, function, _ in cases():
         bare = run(argv, input=stdin)
         out = f"{work}/{name}"
@@ -144,6 +144,6 @@ def allocator_untouched():
 
 
 if __name__ == "__main__":
-    raise SystemExit(main({"transparency": transparency,
-                           "agent_transparency": agent_transparency,
+    raise SystemExit(main({"under_record": under_record,
+                           "under_agent": under_agent,
                            "allocator_untouched": allocator_untouched}))

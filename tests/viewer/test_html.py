@@ -6,7 +6,7 @@ stacks it embeds are exactly those of `stoke report --folded`, with and
 without --threads. A copy with one external image added must be caught by
 the same check, so the check is known to look.
 
-usage: test_html.py html
+usage: test_html.py self_contained
 """
 import os
 import sys
@@ -55,8 +55,8 @@ def expect_check_catches(html, work):
            "from the network, so its verdict on the real report means nothing", describe(result))
 
 
-def html():
-    work = fresh_dir("html")
+def self_contained():
+    work = fresh_dir("self_contained")
     out = os.path.join(work, "rec")
     # several processes (a shell, a parent and its child) and threads
     script = f"'{program('forker')}' 150 && '{program('shares')}' 2 30"
@@ -73,4 +73,4 @@ def html():
 
 
 if __name__ == "__main__":
-    raise SystemExit(main({"html": html}))
+    raise SystemExit(main({"self_contained": self_contained}))
