@@ -63,6 +63,20 @@ static void print_rate(FILE *out, const struct stoke_profile *p, uint64_t sample
             p->procs[0].requested_hz);
 }
 
+/* The processes of p: its distinct pids (a process that ran exec left a
+ * trace of each program it ran, one summary each). */
+static size_t count_processes(const struct stoke_profile *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->nprocs; i++) {
+        size_t j = 0;
+        while (j < i && p->procs[j].pid != p->procs[i].pid)
+            j++;
+        n += j == i;
+    }
+    return n;
+}
+
 static void print_totals(FILE *out, const struct stoke_profile *p, const struct run_measures *run)
 {
     uint64_t samples = 0, lost = 0;
@@ -74,8 +88,9 @@ static void print_totals(FILE *out, const struct stoke_profile *p, const struct 
     fprintf(out, "stoke: %.2f s, %" PRIu64 " sample%s", (double)wall_us / 1e6, samples,
             plural(samples));
     print_rate(out, p, samples, run->cpu_us);
-    fprintf(out, ", %" PRIu64 " lost, %zu process%s\n", lost, p->nprocs,
-            p->nprocs == 1 ? "" : "es");
+    size_t processes = count_processes(p);
+    fprintf(out, ", %" PRIu64 " lost, %zu process%s\n", lost, processes,
+            processes == 1 ? "" : "es");
 }
 
 static const char *engine_name(int engine)
