@@ -66,7 +66,10 @@ def record(out, command, options=(), cwd=None, env=None):
 
 
 def pids_of(out):
-    return [int(re.search(r"\.(\d+)\.stoke$", t).group(1)) for t in traces_in(out)]
+    """The pids of the traces in out (<comm>.<pid>.stoke, and <comm>.<pid>.<n>.stoke for
+    the trace of a later program of the same process)."""
+    return sorted({int(re.search(r"\.(\d+)(?:\.\d+)?\.stoke$", t).group(1))
+                   for t in traces_in(out)})
 
 
 def share(folded, match):
@@ -177,14 +180,15 @@ def node_cluster():
     expect("3 processes" in text(result.stderr), "expected the primary and two workers",
            describe(result))
     expect_nothing_left(work, pids_of(out))
+    folded, _ = report_folded(out)  # a process's traces share its root, "node (pid)"
     for pid in pids_of(out):
-        folded, _ = report_folded(os.path.join(out, f"node.{pid}.stoke"))
-        expect(folded.total() > 0, f"node {pid} left a trace without samples", describe(result))
-    workers = [pid for pid in pids_of(out) if f"node ({pid}):" in text(result.stderr)]
+        expect(folded.total(f"node ({pid})") > 0, f"node {pid} left no samples",
+               describe(result))
     busy = 0
-    for pid in workers:
-        folded, _ = report_folded(os.path.join(out, f"node.{pid}.stoke"))
-        busy += share(folded, lambda f: bool(TREE.match(f))) >= 20
+    for pid in pids_of(out):
+        root = f"node ({pid})"
+        tree = folded.with_frame(lambda f: bool(TREE.match(f)), root)
+        busy += 100.0 * tree / folded.total(root) >= 20
     expect(busy == 2, f"{busy} of the processes render named JavaScript, expected both workers",
            describe(result))
 
