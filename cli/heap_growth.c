@@ -6,9 +6,11 @@
 #include "heap_growth.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 
 #include "heap_timeline.h"
+#include "peek.h"
 #include "profile_diff.h"
 #include "time_window.h"
 
@@ -32,10 +34,14 @@ static struct stoke_profile *load_heap_timeline(const struct recording *r, char 
 
 int has_heap_timeline(const struct recording *r)
 {
-    char err[256];
-    struct stoke_profile *p = load_heap_timeline(r, err, sizeof err);
-    stoke_profile_free(p);
-    return p != NULL;
+    char err[PATH_MAX + 256];
+    for (size_t i = 0; i < r->ncpu; i++) {
+        struct stoke_trace_info info;
+        if (stoke_peek_trace(r->cpu_traces[i], &info, err, sizeof err) == 0 &&
+            info.heap_interval)
+            return 1;
+    }
+    return 0;
 }
 
 static int64_t total_change(const struct stoke_profile *diff)

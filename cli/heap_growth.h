@@ -11,7 +11,9 @@
 #include "profile.h"
 #include "traces.h"
 
-/* 1 when the CPU traces of r hold the live heap over time. */
+/* 1 when a CPU trace of r was recorded with heap tracking, so it holds the
+ * live heap over time (a trace of a stoke older than format 1.4 does not:
+ * load_heap_growth then says so). Reads only the traces' first records. */
 int has_heap_timeline(const struct recording *r);
 
 /* A differential heap profile of live bytes (or objects, value_index):
