@@ -103,14 +103,16 @@ static struct stoke_profile *load_new_samples(struct continuous_push *c, int liv
         free_recording(&r);
         return NULL;
     }
-    struct stoke_load_options opt = {.live = live};
+    struct stoke_load_options opt = {.live = live, .one_part = 1};
     struct stoke_profile *p = stoke_profile_new();
-    struct new_samples fresh = {stoke_xcalloc(r.ncpu ? r.ncpu : 1, sizeof *fresh.parts), 0};
-    for (size_t i = 0; i < r.ncpu; i++) {
+    size_t nfiles = r.ncpu + r.nlater;
+    struct new_samples fresh = {stoke_xcalloc(nfiles ? nfiles : 1, sizeof *fresh.parts), 0};
+    for (size_t i = 0; i < nfiles; i++) {
+        const char *path = i < r.ncpu ? r.cpu_traces[i] : r.later_parts[i - r.ncpu];
         size_t before = p->samples.n;
-        if (stoke_load_trace(p, r.cpu_traces[i], &opt, err, sizeof err))
+        if (stoke_load_trace(p, path, &opt, err, sizeof err))
             continue; /* not written yet, or not a CPU trace */
-        struct trace_progress *t = progress_of(c, r.cpu_traces[i]);
+        struct trace_progress *t = progress_of(c, path);
         size_t count = p->samples.n - before;
         fresh.parts[fresh.nparts++] = (struct trace_part){before, count, t->sent};
         if (count > t->sent)

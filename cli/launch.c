@@ -1,8 +1,8 @@
 /*
  * launch.c - owns the child's life: starts it with the agent's environment
- * contract (LD_PRELOAD, STOKE_OUTPUT, STOKE_HZ, STOKE_CLOCK, and the heap's
- * STOKE_HEAP_INTERVAL, STOKE_HEAP_SIGNAL, STOKE_HEAP_PEAK, set with --heap
- * and removed without it), keeps stoke alive through the terminal's SIGINT
+ * contract (LD_PRELOAD, STOKE_OUTPUT, STOKE_HZ, STOKE_CLOCK, STOKE_MAX_SIZE
+ * with --max-size, and the heap's STOKE_HEAP_INTERVAL, STOKE_HEAP_SIGNAL,
+ * STOKE_HEAP_PEAK, set with --heap and removed without it), keeps stoke alive through the terminal's SIGINT
  * and SIGQUIT (which reach the child directly), passes SIGTERM and SIGHUP
  * on, and reaps it. The child inherits stdin, stdout, stderr and stoke's
  * original signal dispositions untouched. For a server session (record -P,
@@ -26,6 +26,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,15 @@ static int set_runtime_names(int on, int heap)
     return setenv(STOKE_ENV_RUNTIME_NAMES, node_names ? "node,java" : "java", 1);
 }
 
+static int set_max_size(uint64_t max_size)
+{
+    char value[24];
+    if (!max_size)
+        return unsetenv(STOKE_ENV_MAX_SIZE);
+    snprintf(value, sizeof value, "%" PRIu64, max_size);
+    return setenv(STOKE_ENV_MAX_SIZE, value, 1);
+}
+
 /* Sets the agent's variables; LD_PRELOAD keeps what the user preloads. */
 static int set_agent_environment(const struct launch_plan *plan, const char *output_dir)
 {
@@ -206,7 +216,8 @@ static int set_agent_environment(const struct launch_plan *plan, const char *out
         snprintf(preload, sizeof preload, "%s", plan->agent);
     return setenv("LD_PRELOAD", preload, 1) || setenv(STOKE_ENV_OUTPUT, absolute_dir, 1) ||
                    setenv(STOKE_ENV_HZ, hz, 1) || setenv(STOKE_ENV_CLOCK, plan->clock, 1) ||
-                   set_heap_environment(&plan->heap) || set_port_channel(plan->port_fd) ||
+                   set_max_size(plan->max_size) || set_heap_environment(&plan->heap) ||
+                   set_port_channel(plan->port_fd) ||
                    set_runtime_names(plan->runtime_names, plan->heap.interval != 0)
                ? -1
                : 0;

@@ -29,6 +29,7 @@ struct launch_plan {
     const char *clock;      /* STOKE_CLOCK: "cpu" or "wall" */
     int runtime_names;      /* 1: node and the JVM are asked to name their code
                                (NODE_OPTIONS, STOKE_RUNTIME_NAMES) */
+    uint64_t max_size;      /* STOKE_MAX_SIZE: bytes of each CPU trace; 0: no bound */
     struct heap_plan heap;
     int port_fd;            /* the agent's end of the port channel (STOKE_PORT_FD); 0: none */
     const sigset_t *session_mask; /* NULL: stoke waits for the command alone (wait_for_child).

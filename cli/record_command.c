@@ -47,6 +47,7 @@ struct record_options {
     int collect_only;
     int split_threads;
     int runtime_names;      /* ask JIT runtimes (node, the JVM) to name their code */
+    uint64_t max_size;      /* --max-size: bytes of each process's CPU trace; 0: no bound */
     struct heap_plan heap;
     struct session_plan session;
     struct push_plan push;  /* --push: windows sent while the command runs */
@@ -71,6 +72,10 @@ void record_usage(FILE *out)
             "  -o, --output DIR    where traces and the report go (default stoke-<pid>)\n"
             "      --collect-only  write the traces only, no flamegraph.html\n"
             "      --threads       give each thread its own frame in the report\n"
+            "      --max-size BYTES\n"
+            "                      bound each process's CPU trace on disk (K, M, G\n"
+            "                      suffixes, at least 64K): a long recording keeps its\n"
+            "                      newest part and removes the oldest\n"
             "      --heap          also track the heap: sampled allocation stacks, snapshots\n"
             "                      on a signal and at exit\n"
             "      --heap-interval BYTES\n"
@@ -162,7 +167,15 @@ static int parse_output_dir(char *text, const char **dir)
     return 0;
 }
 
-/* The largest sampling interval the agent accepts (1 TiB). */
+static int parse_max_size(const char *text, uint64_t *max_size)
+{
+    if (parse_bytes(text, max_size) || *max_size < STOKE_MIN_MAX_SIZE) {
+        fprintf(stderr, "stoke record: --max-size '%s' is not a size of at least 64K (K, M and G "
+                        "suffixes allowed, e.g. 100M)\n", text);
+        return -1;
+    }
+    return 0;
+}
 
 static int parse_heap_interval(const char *text, struct heap_plan *heap)
 {
@@ -232,6 +245,7 @@ enum {
     OPT_CLOCK = 256,
     OPT_COLLECT_ONLY,
     OPT_THREADS,
+    OPT_MAX_SIZE,
     OPT_HEAP,
     OPT_HEAP_INTERVAL,
     OPT_HEAP_SIGNAL,
@@ -347,6 +361,7 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
         {"output", required_argument, NULL, 'o'},
         {"collect-only", no_argument, NULL, OPT_COLLECT_ONLY},
         {"threads", no_argument, NULL, OPT_THREADS},
+        {"max-size", required_argument, NULL, OPT_MAX_SIZE},
         {"heap", no_argument, NULL, OPT_HEAP},
         {"heap-interval", required_argument, NULL, OPT_HEAP_INTERVAL},
         {"heap-signal", required_argument, NULL, OPT_HEAP_SIGNAL},
@@ -394,6 +409,9 @@ static int parse_options(int argc, char **argv, struct record_options *opt)
             break;
         case OPT_THREADS:
             opt->split_threads = 1;
+            break;
+        case OPT_MAX_SIZE:
+            bad = parse_max_size(optarg, &opt->max_size);
             break;
         case OPT_NO_RUNTIME_NAMES:
             opt->runtime_names = 0;
@@ -695,6 +713,7 @@ int record_main(int argc, char **argv)
         .hz = opt.hz,
         .clock = opt.clock,
         .runtime_names = opt.runtime_names,
+        .max_size = opt.max_size,
         .heap = opt.heap,
     };
     return is_session(&opt) ? record_session(&opt, &plan, warned)

@@ -53,11 +53,21 @@ static int all_cpu_clock(const struct stoke_profile *p)
     return p->nprocs > 0;
 }
 
+/* 1 when a process's trace lost its oldest parts (--max-size): its samples
+ * are not those of the whole run's CPU time. */
+static int some_parts_removed(const struct stoke_profile *p)
+{
+    for (size_t i = 0; i < p->nprocs; i++)
+        if (p->procs[i].first_part > 1)
+            return 1;
+    return 0;
+}
+
 /* Samples per second of CPU time, against the rate asked. */
 static void print_rate(FILE *out, const struct stoke_profile *p, uint64_t samples,
                        uint64_t cpu_us)
 {
-    if (!cpu_us || !all_cpu_clock(p))
+    if (!cpu_us || !all_cpu_clock(p) || some_parts_removed(p))
         return;
     fprintf(out, " (%.0f per CPU-second, %u asked)", (double)samples * 1e6 / (double)cpu_us,
             p->procs[0].requested_hz);
@@ -132,6 +142,10 @@ static void print_process(FILE *out, const struct stoke_process_summary *proc,
         fprintf(out, ", %" PRIu64 " lost", proc->samples_lost);
     if (!sampled_by_primary_engine(proc))
         fprintf(out, ", sampled by %s (fewer samples than asked)", engine_name(proc->engine));
+    if (proc->first_part > 1)
+        fprintf(out, ", its first %.1f s removed by --max-size (the trace keeps %.1f-%.1f s)",
+                (double)proc->kept_from_us / 1e6, (double)proc->kept_from_us / 1e6,
+                (double)proc->duration_us / 1e6);
     if (still_running(proc, run))
         fprintf(out, ", still running (its trace so far)");
     else if (!proc->ended_cleanly)

@@ -22,6 +22,7 @@
 #include "js_heap_load.h"
 #include "js_heap_read.h"
 #include "stoke_format.h"
+#include "trace_parts.h"
 
 #define TRACE_SUFFIX ".stoke"
 #define JS_HEAP_SUFFIX ".heapsnapshot"
@@ -59,7 +60,7 @@ int is_cpu_trace_of(const char *name, pid_t pid)
 {
     if (!is_trace_name(name))
         return 0;
-    size_t len = strlen(name) - strlen(TRACE_SUFFIX); /* <comm>.<pid>[.<n>] */
+    size_t len = stoke_part_stem(name); /* <comm>.<pid>[.<n>] */
     const char *last_dot = memrchr(name, '.', len);
     size_t before_dot = last_dot ? (size_t)(last_dot - name) : 0;
     return names_process(name, len, pid) ||
@@ -218,6 +219,24 @@ static int add_file(struct recording *r, const char *path, char ***js, size_t *n
     return 0;
 }
 
+/* 1 when the part before the trace named name is in dir: reading that one
+ * reads this one too (trace_parts.h). */
+static int reached_from_earlier_part(const char *dir, const char *name)
+{
+    char previous[NAME_MAX + 1], path[PATH_MAX];
+    struct stat st;
+    if (stoke_previous_part_name(name, previous, sizeof previous))
+        return 0;
+    path_in_dir(dir, previous, path, sizeof path);
+    return lstat(path, &st) == 0;
+}
+
+static void add_later_part(struct recording *r, const char *path)
+{
+    r->later_parts = stoke_xrealloc(r->later_parts, (r->nlater + 1) * sizeof *r->later_parts);
+    r->later_parts[r->nlater++] = stoke_xstrdup(path);
+}
+
 /* The traces of dir but those of earlier (NULL: none). */
 static int find_in_directory(const char *dir, const struct output_files *earlier,
                              struct recording *r, char *err, size_t errlen)
@@ -234,7 +253,10 @@ static int find_in_directory(const char *dir, const struct output_files *earlier
     for (int i = 0; i < count; i++) {
         char path[PATH_MAX];
         path_in_dir(dir, names[i]->d_name, path, sizeof path);
-        if (!is_earlier_file(path, names[i]->d_name, earlier)) {
+        int of_run = !is_earlier_file(path, names[i]->d_name, earlier);
+        if (of_run && reached_from_earlier_part(dir, names[i]->d_name)) {
+            add_later_part(r, path);
+        } else if (of_run) {
             tried++;
             found += add_file(r, path, &js, &njs);
         }
@@ -324,6 +346,9 @@ void free_recording(struct recording *r)
     }
     for (size_t i = 0; i < r->njs_alone; i++)
         free(r->js_alone[i]);
+    for (size_t i = 0; i < r->nlater; i++)
+        free(r->later_parts[i]);
+    free(r->later_parts);
     free(r->cpu_traces);
     free(r->snapshots);
     free(r->js_alone);

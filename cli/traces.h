@@ -25,7 +25,8 @@ int is_trace_name(const char *name);
 int is_js_heap_snapshot_name(const char *name);
 
 /* 1 if a file name is the agent's name for the CPU trace of process pid:
- * <comm>.<pid>.stoke, or <comm>.<pid>.<n>.stoke when that was taken. */
+ * <comm>.<pid>.stoke, or <comm>.<pid>.<n>.stoke when that was taken, or
+ * a later part of either (<stem>.part-N.stoke). */
 int is_cpu_trace_of(const char *name, pid_t pid);
 
 /* 1 if a file name is a numbered heap snapshot of process pid:
@@ -44,8 +45,10 @@ struct snapshot {
 
 /* The traces of a path (one file, or the .stoke files of a directory). */
 struct recording {
-    char **cpu_traces;          /* in name order */
+    char **cpu_traces;          /* in name order; of a trace in parts, the oldest */
     size_t ncpu;
+    char **later_parts;         /* the parts of those that reading them reads too */
+    size_t nlater;
     size_t nempty;              /* CPU traces without a PROCESS record: nothing to report */
     struct snapshot *snapshots; /* by pid, then sequence; a pid's peak snapshot last */
     size_t nsnapshots;

@@ -53,6 +53,8 @@ static uint64_t suffix_factor(const char *suffix)
         return 1ull << 10;
     case 'M':
         return 1ull << 20;
+    case 'G':
+        return 1ull << 30;
     default:
         return 0;
     }

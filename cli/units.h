@@ -18,8 +18,8 @@ void format_bytes(char *text, size_t len, uint64_t bytes);
 /* The same with a sign: "+1.5 MiB", "-300 B", "0 B". */
 void format_byte_change(char *text, size_t len, int64_t change);
 
-/* Reads a count of bytes: digits, optionally followed by K (x 1024) or M
- * (x 1024 x 1024), either case. Returns 0, or -1 when text is not such a
+/* Reads a count of bytes: digits, optionally followed by K (x 1024), M
+ * (x 1024^2) or G (x 1024^3), either case. Returns 0, or -1 when text is not such a
  * count or overflows. */
 int parse_bytes(const char *text, uint64_t *bytes);
 

@@ -14,6 +14,9 @@
 /* "FD:INODE": a datagram socket on which the agent reports the first TCP
  * port the program listens on ("port N pid P\n"); set by stoke record -P. */
 #define STOKE_ENV_PORT_FD "STOKE_PORT_FD"
+/* Bytes each process's CPU trace may take on disk; unset or 0: no bound.
+ * Over it, the trace goes on in parts and the oldest are removed. */
+#define STOKE_ENV_MAX_SIZE "STOKE_MAX_SIZE"
 
 /* Heap tracking (off unless STOKE_HEAP_INTERVAL is set). */
 #define STOKE_ENV_HEAP_INTERVAL "STOKE_HEAP_INTERVAL" /* mean bytes per sample; 1 = all */
@@ -47,6 +50,7 @@
 #define STOKE_MAX_HZ 100000
 #define STOKE_DEFAULT_HEAP_INTERVAL (512 * 1024)
 #define STOKE_MAX_HEAP_INTERVAL (1ull << 40)
+#define STOKE_MIN_MAX_SIZE (64ull << 10) /* smaller parts would be mostly names */
 #define STOKE_DEFAULT_HEAP_SIGNAL 12 /* SIGUSR2 */
 
 #endif

@@ -37,7 +37,7 @@
 #define STOKE_MAGIC_LEN 8
 #define STOKE_FILE_HEADER_LEN 16
 #define STOKE_FORMAT_MAJOR 1
-#define STOKE_FORMAT_MINOR 4
+#define STOKE_FORMAT_MINOR 5
 
 /* Longest stack the agent records; deeper stacks keep their leaf-most frames
  * and are marked truncated. */
@@ -149,7 +149,27 @@ enum stoke_record_type {
      *   u time_us, u count, then per stack: u stack_id (a STACK record of
      *   this trace), s live_bytes change, s live_objects change */
     STOKE_REC_HEAP_GROWTH = 15,
+    /* PART: this file goes on with a trace whose earlier records are in the
+     * part before it (a trace split to bound its size, STOKE_MAX_SIZE).
+     * Follows the PROCESS record, which repeats the first part's; the part
+     * then names again what it uses (MAPs, THREADs, STACKs with ids from 0,
+     * its own JIT_MAP text from the map's start), and its first
+     * HEAP_GROWTH holds each stack's whole live heap, not a change. Since
+     * 1.5.
+     *   u part (2, 3, ...), u time_us (when it starts) */
+    STOKE_REC_PART = 16,
+    /* NEXT_PART: last record of a part the trace goes on from.  str file
+     * (the next part's name, in the same directory). Since 1.5. */
+    STOKE_REC_NEXT_PART = 17,
 };
+
+/* A trace split into parts keeps at most this many of its newest parts,
+ * each about STOKE_MAX_SIZE / STOKE_TRACE_PARTS bytes; older ones are
+ * removed. */
+#define STOKE_TRACE_PARTS 8
+/* The name of part N >= 2 of the trace "<stem>.stoke": "<stem>.part-N.stoke". */
+#define STOKE_PART_INFIX ".part-"
+
 
 /* How often a process that tracks its heap writes HEAP_TOTALS and
  * HEAP_GROWTH while its heap changes. */

@@ -120,6 +120,10 @@ struct stoke_process_summary {
     uint64_t cpu_ns;          /* samples x period, CPU clock only */
     int ended_cleanly;        /* 1 if the END record was present */
     uint64_t bytes_lost;      /* compressed bytes after the first damage */
+    uint32_t parts;           /* files its trace was read from (trace_parts.h) */
+    uint32_t first_part;      /* the oldest part read: > 1 when the older ones were
+                               * removed (--max-size) */
+    uint64_t kept_from_us;    /* when that part starts, since the process started */
     struct stoke_heap_summary heap; /* heap profiles only; a JS heap snapshot
                                      * sets live_bytes and live_objects */
 };

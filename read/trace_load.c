@@ -13,7 +13,9 @@
  * a CPU trace gives its live heap over time (HEAP_TOTALS, HEAP_GROWTH)
  * instead of its samples, into a heap profile. JIT_MAP records are
  * read in a first pass over the file: a runtime may name code after the
- * stacks that ran it were written (the JVM writes its map at exit).
+ * stacks that ran it were written (the JVM writes its map at exit). A
+ * trace split into parts (PART, NEXT_PART) is read on from the part the
+ * path names, each part's stacks and JIT names its own, into one process.
  * Never: allocates per sample (each distinct stack id is symbolized once and
  * each distinct thread + stack id interned once), writes output files,
  * prints more than MAX_NOTES_SHOWN of a trace's notes, or exits.
@@ -33,6 +35,7 @@
 #include "sample_times.h"
 #include "stoke_format.h"
 #include "symbolize.h"
+#include "trace_parts.h"
 #include "u64map.h"
 #include "warn.h"
 
@@ -55,6 +58,14 @@ struct code_address {
     uint64_t module, offset;
 };
 
+/* The live heap of the allocation stacks the heap timeline read so far:
+ * a later part's first HEAP_GROWTH holds whole values, not changes. */
+struct heap_said {
+    struct stoke_u64map index;   /* profile stack -> index in stacks */
+    struct stoke_heap_change *stacks; /* time unused: the sum of its changes */
+    size_t n, cap;
+};
+
 /* A symbolized trace stack: frames[start .. start+len), root first, without
  * the process and thread roots. */
 struct trace_stack {
@@ -70,6 +81,12 @@ struct loader {
     int keep_tiers;
     int heap_timeline;
     int live;
+    const char *part_path;        /* the part being read (path, then the next ones) */
+    uint32_t part;                /* its number: 1, or its PART record's */
+    char *next_part;              /* its NEXT_PART's file name, or NULL */
+    uint32_t files_read;          /* parts read whole before this one */
+    int chain_broken;             /* a later part is not this trace's next: stop */
+    struct heap_said heap_said;
     size_t proc;                  /* index in profile->procs, or NO_PROCESS */
     uint32_t root;                /* the "comm (pid)" frame */
     char *exe;                    /* main executable path from PROCESS */
@@ -175,6 +192,10 @@ static int on_process(struct loader *l, struct stoke_fields *f)
     size_t comm_len, exe_len, cwd_len = 0;
     const uint8_t *comm = stoke_field_bytes(f, &comm_len);
     const uint8_t *exe = stoke_field_bytes(f, &exe_len);
+    if (!f->bad && l->proc != NO_PROCESS && summary(l)->parts > 0) {
+        l->chain_broken = pid != summary(l)->pid; /* a later part repeats it */
+        return 0;
+    }
     if (f->bad || l->proc != NO_PROCESS || period_ns > STOKE_MAX_PERIOD_NS)
         return -1;
     struct stoke_fields later = *f; /* cmdline, then fields of 1.2 and 1.3 */
@@ -438,6 +459,42 @@ static int on_heap_totals(struct loader *l, struct stoke_fields *f)
     return 0;
 }
 
+/* Adds a change to what the timeline said of its stack. */
+static void heap_said_add(struct heap_said *h, const struct stoke_heap_change *c)
+{
+    uint32_t i;
+    if (!stoke_u64map_get(&h->index, c->stack, &i)) {
+        h->stacks = stoke_grow(h->stacks, &h->cap, h->n + 1, sizeof *h->stacks);
+        i = (uint32_t)h->n++;
+        h->stacks[i] = (struct stoke_heap_change){.stack = c->stack};
+        stoke_u64map_put(&h->index, c->stack, i);
+    }
+    h->stacks[i].live_bytes += c->live_bytes;
+    h->stacks[i].live_objects += c->live_objects;
+}
+
+/* A later part starts at time_ns: what the earlier ones said of each stack
+ * is taken back, as its first HEAP_GROWTH says it all again. */
+static void heap_said_restart(struct loader *l, uint64_t time_ns)
+{
+    struct heap_said *h = &l->heap_said;
+    for (size_t i = 0; i < h->n; i++) {
+        struct stoke_heap_change *said = &h->stacks[i];
+        if (!said->live_bytes && !said->live_objects)
+            continue;
+        struct stoke_heap_change c = {time_ns, said->stack, -said->live_bytes,
+                                      -said->live_objects};
+        stoke_profile_add_heap_change(l->profile, &c);
+        said->live_bytes = said->live_objects = 0;
+    }
+}
+
+static void heap_said_free(struct heap_said *h)
+{
+    stoke_u64map_free(&h->index);
+    free(h->stacks);
+}
+
 /* A change larger than any heap (MAX_HEAP_TOTAL) is damage. */
 static int change_fits(int64_t v)
 {
@@ -459,6 +516,7 @@ static int on_heap_growth(struct loader *l, struct stoke_fields *f)
             return -1;
         struct stoke_heap_change c = {time_ns, profile_stack(l, UINT32_MAX, id), bytes, objects};
         stoke_profile_add_heap_change(l->profile, &c);
+        heap_said_add(&l->heap_said, &c);
     }
     return 0;
 }
@@ -533,6 +591,8 @@ static int on_note(struct loader *l, struct stoke_fields *f)
     const uint8_t *text = stoke_field_bytes(f, &len);
     if (f->bad)
         return -1;
+    if (l->files_read)
+        return 0; /* a later part repeats the first's notes */
     if (l->notes++ < MAX_NOTES_SHOWN && !l->live)
         stoke_warn(l->path, "%s%.*s", level ? "warning: " : "", (int)len, (const char *)text);
     return 0;
@@ -542,6 +602,38 @@ static void warn_notes_not_shown(const struct loader *l)
 {
     if (l->notes > MAX_NOTES_SHOWN && !l->live)
         stoke_warn(l->path, "... and %" PRIu64 " more notes", l->notes - MAX_NOTES_SHOWN);
+}
+
+/* --- PART, NEXT_PART ------------------------------------------------------ */
+
+static int on_part(struct loader *l, struct stoke_fields *f)
+{
+    uint64_t part = stoke_field_u(f), time_us = stoke_field_u(f);
+    if (f->bad || part < 2 || part > UINT32_MAX || l->proc == NO_PROCESS)
+        return -1;
+    struct stoke_process_summary *s = summary(l);
+    if (!s->parts) { /* the oldest part kept: the ones before it were removed */
+        s->first_part = (uint32_t)part;
+        s->kept_from_us = time_us;
+    } else if (part != (uint64_t)l->part + 1) {
+        l->chain_broken = 1;
+        return 0;
+    } else if (l->heap_timeline) {
+        heap_said_restart(l, sample_time_ns(s, time_us));
+    }
+    l->part = (uint32_t)part;
+    return 0;
+}
+
+static int on_next_part(struct loader *l, struct stoke_fields *f)
+{
+    size_t len;
+    const uint8_t *name = stoke_field_bytes(f, &len);
+    if (f->bad || memchr(name, '\0', len))
+        return -1;
+    free(l->next_part);
+    l->next_part = copy_str(name, len);
+    return 0;
 }
 
 /* --- driving the reader --------------------------------------------------- */
@@ -564,11 +656,13 @@ static int on_record(void *ctx, unsigned type, const uint8_t *payload, size_t le
     case STOKE_REC_HEAP_STACK: rc = on_heap_stack(l, &f); break;
     case STOKE_REC_HEAP_TOTALS: rc = on_heap_totals(l, &f); break;
     case STOKE_REC_HEAP_GROWTH: rc = on_heap_growth(l, &f); break;
+    case STOKE_REC_PART: rc = on_part(l, &f); break;
+    case STOKE_REC_NEXT_PART: rc = on_next_part(l, &f); break;
     default: break; /* a newer minor version's record: skipped by its length */
     }
     if (rc < 0)
         l->damaged_records++;
-    return l->refused;
+    return l->refused || l->chain_broken;
 }
 
 /* --- JIT_MAP (the first pass) ---------------------------------------------- */
@@ -596,15 +690,24 @@ static void read_jit_map(struct loader *l)
 {
     struct stoke_read_status st;
     char err[512];
-    stoke_read_trace(l->path, on_jit_map_record, l, &st, err, sizeof err); /* the next pass says */
+    l->jit_map_bytes = 0;
+    stoke_read_trace(l->part_path, on_jit_map_record, l, &st, err, sizeof err); /* the next
+                                                                               * pass says */
     l->jit_map = stoke_perfmap_finish(l->jit_map);
+    if (l->symbolizer && l->jit_map) { /* a later part: its map holds the first's */
+        stoke_symbolizer_set_jit_map(l->symbolizer, l->jit_map);
+        l->jit_map = NULL;
+    }
 }
 
 static void finish_summary(struct loader *l, const struct stoke_read_status *st)
 {
     struct stoke_process_summary *s = summary(l);
-    s->bytes_lost = st->bytes_lost;
-    if (!s->duration_us)
+    s->bytes_lost += st->bytes_lost;
+    s->parts = l->files_read;
+    if (!s->first_part)
+        s->first_part = 1;
+    if (!s->ended_cleanly && l->last_time_us > s->duration_us)
         s->duration_us = l->last_time_us;
     if (s->clock == STOKE_CLOCK_CPU && !l->heap_seen)
         s->cpu_ns = l->weight_total * s->period_ns;
@@ -616,17 +719,18 @@ static void warn_damage(struct loader *l, const struct stoke_read_status *st)
     if (l->live && !st->corrupted)
         return; /* its last frame is still being written */
     if (st->damaged && l->heap_seen)
-        stoke_warn(l->path,
+        stoke_warn(l->part_path,
                    "snapshot is %s after %" PRIu64 " allocation stacks; the last %" PRIu64
                    " bytes could not be read",
                    state, l->heap_stacks, st->bytes_lost);
     else if (st->damaged)
-        stoke_warn(l->path,
+        stoke_warn(l->part_path,
                    "trace is %s after %" PRIu64 " samples; the last %" PRIu64
                    " bytes could not be read",
                    state, summary(l)->samples, st->bytes_lost);
     if (l->damaged_records)
-        stoke_warn(l->path, "%" PRIu64 " damaged records skipped", l->damaged_records);
+        stoke_warn(l->part_path, "%" PRIu64 " damaged records skipped", l->damaged_records);
+    l->damaged_records = 0;
 }
 
 static void free_loader(struct loader *l)
@@ -639,6 +743,63 @@ static void free_loader(struct loader *l)
     free(l->frames);
     free(l->scratch);
     free(l->exe);
+    free(l->next_part);
+    heap_said_free(&l->heap_said);
+    if (l->part_path != l->path)
+        free((char *)l->part_path);
+}
+
+/* --- the parts of a trace --------------------------------------------------- */
+
+static void finish_part(struct loader *l, const struct stoke_read_status *st)
+{
+    l->files_read++;
+    finish_summary(l, st);
+    warn_damage(l, st);
+}
+
+/* Before the next part: its stacks are its own, from id 0. */
+static void forget_part(struct loader *l, char *next_path)
+{
+    free(l->stacks);
+    l->stacks = NULL;
+    l->stacks_cap = 0;
+    l->nframes = 0;
+    stoke_u64map_free(&l->profile_stacks);
+    memset(&l->profile_stacks, 0, sizeof l->profile_stacks);
+    free(l->next_part);
+    l->next_part = NULL;
+    if (l->part_path != l->path)
+        free((char *)l->part_path);
+    l->part_path = next_path;
+}
+
+/* Reads on while each part names the next. A part that cannot be read, or
+ * is not this trace's next, ends the trace where it is, with a warning
+ * (quietly while live: the next part may not have its header yet). */
+static void read_later_parts(struct loader *l)
+{
+    struct stoke_read_status st = {.damaged = 0};
+    while (l->next_part && !st.damaged) {
+        char err[512], *next = stoke_part_beside(l->part_path, l->next_part);
+        if (!next) {
+            stoke_warn(l->part_path, "names '%s' as its next part, which is no trace file "
+                       "name; the trace ends here", l->next_part);
+            return;
+        }
+        char *previous = stoke_xstrdup(l->part_path);
+        forget_part(l, next);
+        read_jit_map(l);
+        int rc = stoke_read_trace(next, on_record, l, &st, err, sizeof err);
+        if (rc == 0 && l->chain_broken)
+            stoke_warn(next, "is not the part after %s; the trace ends there", previous);
+        else if (rc && !l->live)
+            stoke_warn(previous, "%s; the trace ends at this part", err);
+        free(previous);
+        if (rc || l->chain_broken)
+            return;
+        finish_part(l, &st);
+    }
 }
 
 /* Takes back the process summary of a file the profile refused. */
@@ -665,6 +826,8 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
     l.keep_tiers = opt && opt->keep_tiers;
     l.live = opt && opt->live;
     l.heap_timeline = opt && opt->heap_timeline;
+    l.part_path = path;
+    l.part = stoke_part_number(path);
     read_jit_map(&l);
     int rc = stoke_read_trace(path, on_record, &l, &st, err, errlen);
     if (rc == 0 && l.proc != NO_PROCESS) /* neither samples nor HEAP: a CPU trace */
@@ -682,8 +845,9 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
     }
     warn_notes_not_shown(&l);
     if (rc == 0) {
-        finish_summary(&l, &st);
-        warn_damage(&l, &st);
+        finish_part(&l, &st);
+        if (!(opt && opt->one_part))
+            read_later_parts(&l);
     }
     free_loader(&l);
     return rc;

@@ -21,6 +21,9 @@ struct stoke_load_options {
     int heap_timeline;   /* read the live heap over time of a --heap recording's
                           * CPU trace (HEAP_TOTALS, HEAP_GROWTH) into a heap
                           * profile (heap_timeline.h), not its samples */
+    int one_part;        /* of a trace in parts, read the file named only, not
+                          * the parts after it (each part holds its own
+                          * samples and names; the live heap needs them all) */
     int live;            /* the trace is still being written and read again
                           * later: its incomplete last frame is no damage, and
                           * the agent's notes wait for the final reading */

@@ -208,8 +208,11 @@ static void write_processes(FILE *out, const struct stoke_profile *p)
         const struct stoke_process_summary *s = &p->procs[i];
         fprintf(out, "%s{\"pid\":%" PRIu32 ",\"comm\":", i ? "," : "", s->pid);
         escape_json_string(out, s->comm);
-        fprintf(out, ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"duration_us\":%" PRIu64 "}",
+        fprintf(out, ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"duration_us\":%" PRIu64,
                 s->samples, s->samples_lost, s->duration_us);
+        if (s->first_part > 1) /* its oldest parts were removed (--max-size) */
+            fprintf(out, ",\"kept_from_us\":%" PRIu64, s->kept_from_us);
+        fputc('}', out);
     }
     fputs("]", out);
 }

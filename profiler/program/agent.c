@@ -101,6 +101,7 @@ static int start_trace(void)
         .heap_interval = agent.config.heap_interval,
         .heap_signal = dump_signal_number(),
         .heap_note = agent.config.heap_interval ? foreign_allocator_note() : NULL,
+        .max_size = agent.config.max_size,
     };
     return writer_start(&p);
 }

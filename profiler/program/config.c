@@ -85,6 +85,21 @@ static int parse_heap(struct agent_config *cfg)
     return 0;
 }
 
+static int parse_max_size(const char *s, uint64_t *max_size)
+{
+    *max_size = 0;
+    if (!s || !*s)
+        return 0;
+    if (parse_number(STOKE_ENV_MAX_SIZE, s, UINT64_MAX, max_size))
+        return -1;
+    if (*max_size && *max_size < STOKE_MIN_MAX_SIZE) {
+        agent_log("STOKE_MAX_SIZE='%s' is below %llu bytes; not profiling", s,
+                  (unsigned long long)STOKE_MIN_MAX_SIZE);
+        return -1;
+    }
+    return 0;
+}
+
 int config_from_env(struct agent_config *cfg)
 {
     const char *dir = getenv(STOKE_ENV_OUTPUT);
@@ -96,7 +111,8 @@ int config_from_env(struct agent_config *cfg)
     }
     strcpy(cfg->output_dir, dir);
     if (parse_hz(getenv(STOKE_ENV_HZ), &cfg->hz) ||
-        parse_clock(getenv(STOKE_ENV_CLOCK), &cfg->clock) || parse_heap(cfg))
+        parse_clock(getenv(STOKE_ENV_CLOCK), &cfg->clock) || parse_heap(cfg) ||
+        parse_max_size(getenv(STOKE_ENV_MAX_SIZE), &cfg->max_size))
         return -1;
     return 0;
 }

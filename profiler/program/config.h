@@ -15,10 +15,12 @@ struct agent_config {
     int heap_signal;        /* snapshot signal; 0: none */
     int heap_peak;          /* keep the snapshot at the highest live heap */
     uint64_t heap_seed;     /* 0: random; else every thread's sampling starts from it */
+    uint64_t max_size;      /* bytes the CPU trace may take on disk; 0: no bound */
 };
 
 /* Fills cfg from the environment (STOKE_OUTPUT, STOKE_HZ, STOKE_CLOCK,
- * STOKE_HEAP_INTERVAL, STOKE_HEAP_SIGNAL, STOKE_HEAP_PEAK). Returns 0, or -1 when the agent should
+ * STOKE_HEAP_INTERVAL, STOKE_HEAP_SIGNAL, STOKE_HEAP_PEAK, STOKE_HEAP_SEED,
+ * STOKE_MAX_SIZE). Returns 0, or -1 when the agent should
  * stay idle (no STOKE_OUTPUT, or a bad value, already reported).
  * Context: program. */
 int config_from_env(struct agent_config *cfg);

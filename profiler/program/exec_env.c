@@ -15,7 +15,7 @@ static const char *const names[EXEC_ENV_EXTRA] = {
     STOKE_ENV_OUTPUT,        STOKE_ENV_HZ,          STOKE_ENV_CLOCK,
     STOKE_ENV_PORT_FD,       STOKE_ENV_HEAP_INTERVAL, STOKE_ENV_HEAP_SIGNAL,
     STOKE_ENV_HEAP_PEAK,     STOKE_ENV_HEAP_SEED,   STOKE_ENV_RUNTIME_NAMES,
-    "LD_PRELOAD"};
+    STOKE_ENV_MAX_SIZE,      "LD_PRELOAD"};
 static char saved[EXEC_ENV_EXTRA][4200];
 static int nsaved;
 

@@ -15,7 +15,7 @@
 void exec_env_save(void);
 
 /* How many entries exec_env_fill may add to an environment. */
-#define EXEC_ENV_EXTRA 10
+#define EXEC_ENV_EXTRA 11
 
 /* Copies envp into out (room for its entries + EXEC_ENV_EXTRA + NULL)
  * adding the saved variables it lacks when it has no STOKE_OUTPUT, and

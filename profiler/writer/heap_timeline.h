@@ -27,9 +27,9 @@ struct heap_timeline_target {
 void heap_timeline_poll(const struct heap_timeline_target *t, uint64_t now_ns, uint64_t time_us,
                         int final);
 
-/* A new trace (a fork child's, or the next after a failed exec): the
- * first records hold the whole live heap again.
- * Context: program. */
+/* A new trace (a fork child's, or the next after a failed exec) or a new
+ * part of one: the first records hold the whole live heap again.
+ * Context: program, writer. */
 void heap_timeline_reset(void);
 
 #endif

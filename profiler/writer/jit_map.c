@@ -48,6 +48,12 @@ void jit_map_start(void)
     snprintf(map.path, sizeof map.path, "/tmp/perf-%d.map", (int)getpid());
 }
 
+void jit_map_restart(void)
+{
+    map.copied = 0;
+    map.full = 0;
+}
+
 /* A map anyone else could have put in /tmp is not the process's. */
 static int trusted(const struct stat *st)
 {

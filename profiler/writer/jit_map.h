@@ -22,6 +22,11 @@
  * Context: writer. */
 void jit_map_start(void);
 
+/* The next poll copies the map from its start again: a new part of the
+ * trace holds the whole map (trace_parts.h).
+ * Context: writer. */
+void jit_map_restart(void);
+
 /* Closes the map (at the writer's end; in a fork child, the copy of its
  * parent's, if it has one).
  * Context: writer, program. */

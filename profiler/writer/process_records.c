@@ -5,7 +5,6 @@
 #include "process_records.h"
 
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "stoke_format.h"
@@ -38,12 +37,10 @@ void records_process(struct records *r, const struct process_description *d)
     char exe[4096] = "";
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
-    struct timespec real;
-    clock_gettime(CLOCK_REALTIME, &real);
     records_begin(r, STOKE_REC_PROCESS);
     records_u(r, (uint64_t)getpid());
     records_u(r, (uint64_t)getppid());
-    records_u(r, (uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec);
+    records_u(r, d->start_realtime_ns);
     records_u(r, d->start_ns);
     records_u(r, (uint64_t)d->clock);
     records_u(r, (uint64_t)d->engine);

@@ -16,6 +16,7 @@ struct process_description {
     uint32_t hz;
     uint64_t period_ns;
     uint64_t start_ns;    /* CLOCK_MONOTONIC at the process's start */
+    uint64_t start_realtime_ns; /* and CLOCK_REALTIME then */
     uint64_t heap_interval; /* mean bytes between heap samples; 0: no heap tracking */
     int heap_signal;      /* the heap snapshot signal; 0: none */
     const char *heap_note; /* a warning every heap snapshot carries, or NULL */

@@ -29,8 +29,8 @@ uint32_t stack_intern(struct stack_intern *s, const uint64_t *frames, uint32_t n
 void stack_intern_forget(struct stack_intern *s);
 
 /* Frees every stack and the table; ids count from 0 again (the writer's
- * trace starts anew).
- * Context: program. */
+ * trace, or a part of it, starts anew).
+ * Context: program, writer. */
 void stack_intern_free(struct stack_intern *s);
 
 #endif

@@ -77,6 +77,7 @@ static int start_file(struct trace_file *f)
     ZSTD_CCtx_setParameter(f->cctx, ZSTD_c_checksumFlag, 1); /* damage is detected, not read */
     f->dev = st.st_dev;
     f->ino = st.st_ino;
+    f->size = sizeof header;
     return 0;
 }
 
@@ -156,6 +157,7 @@ int trace_file_write_frame(struct trace_file *f, const void *records, size_t len
         trace_file_close(f);
         return -1;
     }
+    f->size += n;
     return 0;
 }
 

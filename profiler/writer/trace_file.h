@@ -17,6 +17,7 @@ struct trace_file {
     void *cctx;          /* zstd compression context */
     void *out;           /* compressed frame buffer */
     size_t out_cap;
+    uint64_t size;       /* bytes written: header and frames */
     char path[4096];
 };
 

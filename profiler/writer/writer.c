@@ -38,6 +38,7 @@
 #include "stoke_agent_env.h"
 #include "stoke_format.h"
 #include "trace_file.h"
+#include "trace_parts.h"
 #include "common/agent_fds.h"
 #include "common/agent_threads.h"
 #include "common/keeper.h"
@@ -110,6 +111,8 @@ static struct trace_state {
     char output_dir[4096];
     uint64_t start_ns, last_flush_ns;
     struct trace_file file;
+    struct trace_parts parts;  /* of a trace bounded in size, else one file */
+    uint64_t max_size;         /* that bound; 0: none */
     struct records recs;
     struct stack_intern stacks;
     uint32_t last_module_id;   /* modules up to it have their MAP record */
@@ -145,6 +148,13 @@ static uint64_t monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t realtime_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -331,6 +341,16 @@ static int snapshot(const char *path, int trigger, char *written, size_t cap)
     return ret;
 }
 
+/* HEAP_SIGNAL: the snapshot signal as it is now, and the thread to send it
+ * to (this one) when it must go to a thread. */
+static void emit_heap_signal(void)
+{
+    records_begin(&trace.recs, STOKE_REC_HEAP_SIGNAL);
+    records_u(&trace.recs, (uint64_t)dump_signal_number());
+    records_u(&trace.recs, dump_signal_thread_directed() ? (uint64_t)syscall(SYS_gettid) : 0);
+    records_end(&trace.recs);
+}
+
 /* Requests by signal and by the API, and the peak snapshot. */
 static void serve_heap(void)
 {
@@ -338,10 +358,7 @@ static void serve_heap(void)
     if (!heap_tracking())
         return;
     if (dump_signal_writer_check()) { /* stoke heap must send another signal */
-        records_begin(&trace.recs, STOKE_REC_HEAP_SIGNAL);
-        records_u(&trace.recs, (uint64_t)dump_signal_number());
-        records_u(&trace.recs, dump_signal_thread_directed() ? (uint64_t)syscall(SYS_gettid) : 0);
-        records_end(&trace.recs);
+        emit_heap_signal();
         flush();
         dump_signal_published();
     }
@@ -384,6 +401,63 @@ static void poll_heap_timeline(int final)
     heap_timeline_poll(&target, now, since_start_us(now), final);
 }
 
+/* --- parts (trace_parts.h) ------------------------------------------------ */
+
+static void emit_known_thread(struct thread_state *t, void *unused)
+{
+    if (t->name_sent)
+        emit_thread(t);
+}
+
+/* The first records of part `part`: what a reader needs to read it alone
+ * (docs/trace-format.md, PART). */
+static void begin_part(uint32_t part)
+{
+    uint64_t time_us = since_start_us(monotonic_ns());
+    records_process(&trace.recs, &trace.process);
+    if (trace.note)
+        records_note(&trace.recs, trace.note);
+    records_begin(&trace.recs, STOKE_REC_PART);
+    records_u(&trace.recs, part);
+    records_u(&trace.recs, time_us);
+    records_end(&trace.recs);
+    stack_intern_free(&trace.stacks); /* each part names its stacks, from id 0 */
+    heap_timeline_reset();            /* its first growth is the whole live heap */
+    trace.last_module_id = 0;
+    emit_new_maps();
+    threads_for_each(emit_known_thread, NULL);
+    if (heap_tracking())
+        emit_heap_signal();
+    jit_map_restart();
+    jit_map_poll(&trace.recs, time_us);
+    poll_heap_timeline(1);
+    flush();
+}
+
+/* Ends the current part with NEXT_PART and goes on in a new file; the
+ * oldest parts go when the bound says so. When the next part cannot be
+ * created, the trace goes on in this one. */
+static void start_next_part(void)
+{
+    char path[sizeof trace.file.path];
+    struct trace_file next;
+    if (trace_parts_next_path(&trace.parts, path, sizeof path) ||
+        trace_file_create(&next, path)) {
+        agent_log("cannot start the next part of the trace, %s: %s; the trace goes on in %s",
+                  path, strerror(errno), trace.file.path);
+        trace_parts_not_started(&trace.parts, trace.file.size);
+        return;
+    }
+    records_begin(&trace.recs, STOKE_REC_NEXT_PART);
+    records_str(&trace.recs, strrchr(path, '/') + 1);
+    records_end(&trace.recs);
+    flush();
+    uint64_t finished = trace.file.size;
+    trace_file_close(&trace.file);
+    trace.file = next;
+    begin_part(trace_parts_advanced(&trace.parts, finished));
+}
+
 static void cycle(void)
 {
     modules_refresh();
@@ -396,8 +470,11 @@ static void cycle(void)
     poll_heap_timeline(0);
     threads_for_each(drain_thread, NULL);
     uint64_t now = monotonic_ns();
-    if (trace.recs.len >= FLUSH_BYTES || now - trace.last_flush_ns >= flush_interval_ns(now))
+    if (trace.recs.len >= trace_parts_frame_bytes(&trace.parts, FLUSH_BYTES) ||
+        now - trace.last_flush_ns >= flush_interval_ns(now))
         flush();
+    if (!trace.recs.len && trace.file.fd >= 0 && trace_parts_due(&trace.parts, trace.file.size))
+        start_next_part();
 }
 
 struct totals {
@@ -530,6 +607,7 @@ static int open_trace(void)
     program_end_open();
     if (trace_file_open(&trace.file, trace.output_dir, trace.process.comm, getpid()))
         return -1;
+    trace_parts_init(&trace.parts, trace.max_size, trace.file.path);
     records_process(&trace.recs, &trace.process);
     if (trace.note)
         records_note(&trace.recs, trace.note);
@@ -612,6 +690,8 @@ int writer_start(const struct writer_process *p)
         return -1; /* its thread may still be writing the last trace */
     trace_reset(); /* a process that goes on after a failed exec starts anew */
     trace.start_ns = trace.last_flush_ns = monotonic_ns();
+    trace.process.start_realtime_ns = realtime_ns();
+    trace.max_size = p->max_size;
     trace.process.clock = p->clock;
     trace.process.engine = p->engine;
     trace.process.hz = p->hz;

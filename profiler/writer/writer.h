@@ -21,6 +21,7 @@ struct writer_process {
     uint64_t heap_interval; /* 0: heap tracking off */
     int heap_signal;      /* 0: no snapshot signal */
     const char *heap_note; /* a warning every heap snapshot carries, or NULL */
+    uint64_t max_size;    /* bytes the trace may take on disk (trace_parts.h); 0: no bound */
 };
 
 /* Starts the keeper and the writer, which opens this process's trace and

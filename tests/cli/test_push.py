@@ -5,8 +5,9 @@ the multipart form, basic authentication, the profile (read by go tool
 pprof); each failure of the server or the network an exit 1 with a clear
 message, never the URL's credentials; and the errors of bad input. And
 `stoke record --push` (continuous_push): windows sent while the program
-runs, contiguous, every sample in exactly one of them; windows a failing
-server did not take kept on disk.
+runs, contiguous, every sample in exactly one of them (also of a trace
+written in parts, --max-size); windows a failing server did not take kept
+on disk.
 
 usage: test_push.py CASE   (environment: see tests/CMakeLists.txt,
 stoke_driver_tests)
@@ -173,6 +174,15 @@ def case_continuous_push(work):
            str(windows))
     expect(b"pushed %d windows" % len(windows) in r.stderr, "stoke says what it pushed",
            describe(r))
+
+    Ingest.requests, Ingest.mode = [], "ok"
+    out, r = record_pushing(work, "parts", url, "-F", "20000", "--max-size", "1M")
+    parts = [f for f in os.listdir(out) if ".part-" in f]
+    pushed = sum(window_samples(work, f"parts{i}.pb.gz", profile_part(headers, body))
+                 for i, (_, _, headers, body) in enumerate(Ingest.requests))
+    expect(parts and pushed == sum(folded(out).values()),
+           f"a trace in parts ({len(parts)} after the first): the windows hold {pushed} "
+           f"samples, the recording {sum(folded(out).values())}", describe(r))
 
     Ingest.requests, Ingest.mode = [], "down"
     out, r = record_pushing(work, "down", url)

@@ -27,6 +27,10 @@
                         in the CPU trace, 0 elsewhere; the HTML report of the
                         same window has a "grew in the window" tab
   window_growth_sampled the same at 16K, seeded: within 10%, ~0 elsewhere
+  window_growth_parts   the same, exact, of a trace split into parts
+                        (--max-size, none removed; wall-clock samples at
+                        20 kHz fill them): each later part restates the
+                        live heap, which must not count twice
   api                   stoke_heap_dump: NULL with ENOSYS without the agent,
                         ENOTSUP with the agent but no heap tracking (preloaded
                         alone, or stoke record without --heap); with --heap
@@ -188,6 +192,14 @@ def window_growth_sampled():
     expect_sampled_growth(diff, "grow_g's growth in the window")
 
 
+def window_growth_parts():
+    options = ["--heap-interval", "1", "--clock", "wall", "-F", "20000", "--max-size", "256K"]
+    diff, out, _ = window_growth("window_growth_parts", options)
+    parts = [f for f in os.listdir(out) if ".part-" in f]
+    expect(len(parts) >= 2, f"the trace was not split into parts: {os.listdir(out)}")
+    expect_exact_growth(diff, " in the window across parts")
+
+
 def expect_dump_line(result, expected, what):
     expect(result.returncode == 0 and text(result.stdout) == expected + "\n",
            f"{what}: expected '{expected}'", describe(result))
@@ -273,4 +285,5 @@ if __name__ == "__main__":
                            "diff_exact": diff_exact, "diff_sampled": diff_sampled,
                            "window_growth_exact": window_growth_exact,
                            "window_growth_sampled": window_growth_sampled,
+                           "window_growth_parts": window_growth_parts,
                            "api": api, "early_stacks": early_stacks}))

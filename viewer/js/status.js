@@ -23,6 +23,11 @@ function summaryText(app) {
   if (procs > 0) parts.push(procs + (procs === 1 ? ' process' : ' processes'));
   const lost = profile.processes.reduce((sum, p) => sum + p.lost, 0);
   if (lost > 0) parts.push(formatCount(lost) + ' lost');
+  const kept = profile.processes.filter((p) => p.kept_from_us !== undefined);
+  if (kept.length > 0) {
+    const from = Math.max(...kept.map((p) => p.kept_from_us)) / US_PER_S;
+    parts.push('older parts removed by --max-size: kept from ' + from.toFixed(1) + ' s');
+  }
   return parts.join(' \u00b7 ');
 }
 
