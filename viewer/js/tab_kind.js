@@ -19,8 +19,8 @@ const TAB_KINDS = {
   cpu: { ...CODE_WORDS, note: () => '' },
   heap: {
     ...CODE_WORDS,
-    note: (differential, measure) => 'Native heap (malloc and friends): ' + (differential
-      ? 'the change between two snapshots by allocation stack; width = after, red grew, blue shrank'
+    note: (differential, measure, profile) => 'Native heap (malloc and friends): ' + (differential
+      ? heapChangeWords(profile) + '; width = after, red grew, blue shrank'
       : measure.label + ' by allocation stack'),
   },
   js_heap: {
@@ -37,6 +37,18 @@ const TAB_KINDS = {
   },
 };
 
+// What a differential heap tab compares: two snapshots, or the live heap
+// over time at the two ends of the range picked on the timeline (the
+// whole recording without one).
+function heapChangeWords(profile) {
+  if (!profile.timeline) return 'the change between two snapshots by allocation stack';
+  const { range } = profile;
+  const step = profile.timeline.bucketUs / US_PER_S;
+  const ends = range ? 'at ' + formatSeconds(range.until, step) + ' minus at ' + formatSeconds(range.from, step)
+    : 'at the end of the recording (drag across the timeline to pick a range)';
+  return 'what grew in the live heap, by allocation stack: live bytes ' + ends;
+}
+
 // The words of the profile's kind (a CPU profile's for a kind unknown).
 function tabWords(profile) {
   return Object.hasOwn(TAB_KINDS, profile.kind) ? TAB_KINDS[profile.kind] : TAB_KINDS.cpu;
@@ -44,7 +56,7 @@ function tabWords(profile) {
 
 // The note of a tab shown by measure: '' for a CPU profile.
 function tabNote(profile, measure) {
-  return tabWords(profile).note(profile.differential, measure);
+  return tabWords(profile).note(profile.differential, measure, profile);
 }
 
 // The label (legend) and words (tooltip) of a kind of frame in the
