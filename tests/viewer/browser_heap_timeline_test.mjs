@@ -97,15 +97,18 @@ async function hoverHeap(page, seconds) {
 
 async function checkLane(page, size, moments) {
   check.that(!(await page.$eval('#timeline', (e) => e.hidden)), size + ': the CPU tab has its timeline');
-  const lanes = await page.evaluate(() => window.stokeReport.strip.heapLanes.map((l) => ({ label: l.label, peak: l.peak })));
+  const lanes = await page.evaluate(() => window.stokeReport.strip.heapLanes.map((l) => ({ peak: l.peak })));
   check.equal(lanes.length, 1, size + ': one live heap lane');
   check.equal(lanes[0].peak, PEAK, size + ': the lane\'s peak is the trace\'s HEAP_TOTALS peak');
   check.equal(await page.evaluate(() => window.stokeReport.strip.heapLabel(window.stokeReport.strip.heapLanes[0])),
               'live heap 0\u2013' + (PEAK / MIB).toFixed(1) + ' MiB', size + ': the lane says its scale');
   const grown = await hoverHeap(page, moments.after - 0.5);
-  check.that(grown.bytes >= 12 * MIB && grown.bytes < 12 * MIB + SMALL, size + ': 12 MiB live after the growth: ' + grown.bytes);
-  check.that(grown.tip.title && grown.tip.title.startsWith('Live heap of growth ('), size + ': hovering names the lane: ' + grown.tip.title);
-  check.that(grown.tip.rows.some((r) => r.startsWith('Time') && r.endsWith(' s')), size + ': hovering tells the time: ' + grown.tip.rows);
+  check.that(grown.bytes >= 12 * MIB && grown.bytes < 12 * MIB + SMALL,
+             size + ': 12 MiB live after the growth: ' + grown.bytes);
+  check.that(grown.tip.title && grown.tip.title.startsWith('Live heap of growth ('),
+             size + ': hovering names the lane: ' + grown.tip.title);
+  check.that(grown.tip.rows.some((r) => r.startsWith('Time') && r.endsWith(' s')),
+             size + ': hovering tells the time: ' + grown.tip.rows);
   check.that(grown.tip.rows.includes('Live heap12.0 MiB (' + count(grown.bytes) + ' bytes)'),
              size + ': hovering tells the live bytes: ' + grown.tip.rows);
   const base = await hoverHeap(page, moments.before);
@@ -132,7 +135,8 @@ async function growthShown(page) {
 }
 
 async function openGrowthTab(page) {
-  const index = await page.evaluate((name) => window.stokeReport.report.tabs.findIndex((t) => t.name === name), GROWTH_TAB);
+  const index = await page.evaluate((name) => window.stokeReport.report.tabs.findIndex((t) => t.name === name),
+                                    GROWTH_TAB);
   check.that(index > 0, 'the --heap report has the tab "' + GROWTH_TAB + '"');
   await page.click('#tab-' + index);
 }

@@ -74,9 +74,10 @@ function recordingSpan(raw, marks) {
 
 // The live heap over time of each process of a --heap recording, from the
 // tab whose timeline holds it (live_heap_data.h; every timeline of a
-// report shares its buckets): [{ label ("comm (pid)"), peak, steps (by
-// bucket: the most live bytes of its moments there, else the bucket's
-// before; NaN before its first moment and after its last) }], [] without.
+// report shares its buckets): [{ label ("comm (pid)"), named (whether
+// the recording has other processes), peak, steps (by bucket: the most
+// live bytes of its moments there, else the bucket's before; NaN before
+// its first moment and after its last) }], [] without.
 function readLiveHeap(tabs) {
   const tab = tabs.find((t) => t && isTimeline(t.timeline) && Array.isArray(t.timeline.live_heap));
   if (!tab) return [];
@@ -84,8 +85,8 @@ function readLiveHeap(tabs) {
   const procs = Array.isArray(tab.processes) ? tab.processes : [];
   return tab.timeline.live_heap.filter((lane) => isLiveHeapLane(lane, buckets)).map((lane) => {
     const proc = procs[lane.process] || { comm: '?', pid: 0 };
-    return { label: String(proc.comm) + ' (' + proc.pid + ')', peak: Math.max(...lane.bytes),
-             steps: liveHeapSteps(lane, buckets) };
+    return { label: String(proc.comm) + ' (' + proc.pid + ')', named: procs.length > 1,
+             peak: Math.max(...lane.bytes), steps: liveHeapSteps(lane, buckets) };
   });
 }
 

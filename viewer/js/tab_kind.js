@@ -1,7 +1,8 @@
 // tab_kind.js - what a tab shows, as the report names it (report_data.h:
 // its "kind"): CPU samples, the native heap or the JavaScript heap; and
 // the words that go with it: the note under the toolbar that says which
-// heap a heap tab shows (and in a differential tab what its colours
+// heap a heap tab shows (and in a differential tab what it compares, two
+// snapshots or the two ends of a range of time, and what its colours
 // mean), what the root and a process frame stand for, what a row of the
 // function table is and where it was defined, and what the sandwich's two
 // halves hold. Pure data and functions; never touches the page.

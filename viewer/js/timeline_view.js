@@ -83,7 +83,8 @@ class TimelineStrip {
     const { heap } = this.model;
     const largest = new Set(heap.slice().sort((x, y) => y.peak - x.peak).slice(0, HEAP_LANES_SHOWN));
     this.heapLanes = heap.filter((l) => largest.has(l));
-    const room = Math.floor((LANES_SHARE * window.innerHeight - this.heapLanes.length * HEAP_LANE_HEIGHT) / LANE_HEIGHT);
+    const heapHeight = this.heapLanes.length * HEAP_LANE_HEIGHT;
+    const room = Math.floor((LANES_SHARE * window.innerHeight - heapHeight) / LANE_HEIGHT);
     const picked = pickLanes(this.model.lanes, Math.max(room, MIN_LANES));
     const left = picked.left + heap.length - this.heapLanes.length;
     this.els.left.hidden = left === 0;
@@ -188,11 +189,10 @@ class TimelineStrip {
     return Math.max(1, ...this.model.heap.map((l) => l.peak));
   }
 
-  // "live heap 0-48.0 MiB", or with several processes "demo (4242) heap
-  // 0-48.0 MiB".
+  // "live heap 0-48.0 MiB", or in a recording of several processes "demo
+  // (4242) heap 0-48.0 MiB".
   heapLabel(lane) {
-    const scale = '0\u2013' + formatBytes(this.heapScale());
-    return (this.model.heap.length === 1 ? 'live heap ' : lane.label + ' heap ') + scale;
+    return (lane.named ? lane.label + ' heap ' : 'live heap ') + '0\u2013' + formatBytes(this.heapScale());
   }
 
   // Ticks every round number of seconds, labelled.
