@@ -12,9 +12,13 @@
 //    and 90% of the recording;
 //  - clear: the same for a click on the strip, which shows the whole
 //    recording again.
+// With --heap N, the recording also holds the live heap over time of N
+// allocation stacks (html_timeline server ... HEAP_STACKS), and the picks
+// are timed on its tab "heap: grew in range": what grew between the
+// range's ends, added up from the changes of its buckets.
 //
 // usage: node bench/timeline_bench.mjs [--build DIR] [--rounds N] [--seconds S]
-//                                      [--stacks N,N,...] [--workers N]
+//                                      [--stacks N,N,...] [--workers N] [--heap N]
 // Needs tests/viewer/node_modules (npm ci --prefix tests/viewer:
 // playwright-core) and Debian's chromium. Prints a Markdown table.
 
@@ -30,7 +34,7 @@ const VIEWPORT = { width: 1400, height: 900 };
 const GIVE_UP_MS = 120000;
 const PICKS = [['1%', 0.5, 0.51], ['10%', 0.3, 0.4], ['90%', 0.05, 0.95]]; // shares of the recording
 
-const opts = { build: path.join(ROOT, 'build'), rounds: 3, seconds: 3600, stacks: [100, 2000], workers: 2 };
+const opts = { build: path.join(ROOT, 'build'), rounds: 3, seconds: 3600, stacks: [100, 2000], workers: 2, heap: 0 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) {
   const value = argv[i + 1];
@@ -39,9 +43,10 @@ for (let i = 0; i < argv.length; i += 2) {
   else if (argv[i] === '--seconds') opts.seconds = Number(value);
   else if (argv[i] === '--stacks') opts.stacks = value.split(',').map(Number);
   else if (argv[i] === '--workers') opts.workers = Number(value);
+  else if (argv[i] === '--heap') opts.heap = Number(value);
   else {
     console.error('usage: node bench/timeline_bench.mjs [--build DIR] [--rounds N] [--seconds S] ' +
-                  '[--stacks N,N,...] [--workers N]');
+                  '[--stacks N,N,...] [--workers N] [--heap N]');
     process.exit(2);
   }
 }
@@ -62,7 +67,8 @@ printTable(rows);
 async function benchOne(stacks) {
   const file = path.join(work, stacks + '.html');
   execFileSync(path.join(opts.build, 'bin', 'html_timeline'),
-               ['server', String(opts.seconds), String(stacks), String(opts.workers), file]);
+               ['server', String(opts.seconds), String(stacks), String(opts.workers), file,
+                ...(opts.heap ? [String(opts.heap)] : [])]);
   const runs = [];
   for (let i = 0; i < opts.rounds; i++) runs.push(await timeOne(file));
   const row = { stacks, size: statSync(file).size, ...runs[0].data, figures: medians(runs.map((r) => r.figures)) };
@@ -86,12 +92,15 @@ async function timeOne(file) {
   page.setDefaultTimeout(GIVE_UP_MS);
   await page.goto(pathToFileURL(file).href, { timeout: GIVE_UP_MS });
   await page.waitForFunction(() => window.stokeReport);
-  const data = await page.evaluate(() => {
+  const tab = opts.heap ? 1 : 0;
+  if (tab) await page.click('#tab-' + tab);
+  const data = await page.evaluate((t) => {
     const { tabs } = window.stokeReport;
-    const { profile } = tabs[0];
-    return { samples: profile.nodeSelf[0].reduce((a, v) => a + v, 0), entries: profile.timeline.node.length,
+    const { profile } = tabs[t];
+    const samples = tabs[0].profile.nodeSelf[0].reduce((a, v) => a + v, 0);
+    return { samples, entries: profile.timeline.node.length,
              buckets: profile.timeline.buckets, nodes: profile.nodeDepth.length };
-  });
+  }, tab);
   const figures = { open: await page.evaluate(() => performance.getEntriesByName('stoke:drawn')[0].startTime) };
   await page.evaluate(() => {
     window.benchFrames = [];
@@ -140,6 +149,8 @@ function printTable(results) {
   const ms = ({ median, min, max }) => Math.round(median) + ' ms' +
     (opts.rounds > 1 ? ' (' + Math.round(min) + '-' + Math.round(max) + ')' : '');
   const count = (n) => Math.round(n).toLocaleString('en');
+  if (opts.heap) console.log('Picks on the tab "heap: grew in range", ' + opts.heap + ' allocation stacks; ' +
+                             'timeline entries are its own.\n');
   console.log('| handler functions | samples | timeline buckets | timeline entries | report | open (timeline drawn) | ' +
               PICKS.map(([label]) => 'pick ' + label).join(' | ') + ' | clear |');
   console.log('|---:|---:|---:|---:|---:|---:|' + PICKS.map(() => '---:|').join('') + '---:|');

@@ -14,10 +14,7 @@
 #include "profile_diff.h"
 #include "time_window.h"
 
-/* The live heap over time of r's CPU traces in a new heap profile; NULL
- * with err when none holds it. */
-static struct stoke_profile *load_heap_timeline(const struct recording *r, char *err,
-                                                size_t errlen)
+struct stoke_profile *load_heap_timeline(const struct recording *r, char *err, size_t errlen)
 {
     const struct stoke_load_options opt = {.heap_timeline = 1};
     struct stoke_profile *p = stoke_profile_new();

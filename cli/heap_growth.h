@@ -16,6 +16,11 @@
  * load_heap_growth then says so). Reads only the traces' first records. */
 int has_heap_timeline(const struct recording *r);
 
+/* The live heap over time of r's CPU traces in a new heap profile
+ * (heap_timeline.h); NULL with a one-line message in err when none holds
+ * it. */
+struct stoke_profile *load_heap_timeline(const struct recording *r, char *err, size_t errlen);
+
 /* A differential heap profile of live bytes (or objects, value_index):
  * value 0 the live heap at the start of r->window, value 1 at its end.
  * Says the growth on stderr. NULL with a one-line message in err when r

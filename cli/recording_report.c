@@ -20,6 +20,7 @@
 #include "heap_summary.h"
 #include "js_heap_diff.h"
 #include "heap_growth.h"
+#include "heap_timeline.h"
 #include "js_heap_load.h"
 #include "js_heap_terminal.h"
 #include "measure.h"
@@ -55,6 +56,8 @@ struct profiles {
     int has_js;
     struct stoke_profile *grew_native; /* differential: live bytes from load start to end */
     struct stoke_profile *grew_window; /* the same from --from to --until (heap over time) */
+    struct stoke_profile *grew_range;  /* the heap over time, whole, for any range the
+                                        * report's timeline picks */
     struct stoke_profile *grew_js;     /* the same of the JavaScript heap */
     struct stoke_js_heap_diff *grew_js_classes;
 };
@@ -99,7 +102,10 @@ static void load_profiles(const struct recording *r, const struct stoke_load_opt
     out->cpu = r->ncpu ? load_cpu_profile(r, opt, err, sizeof err) : NULL;
     if (r->ncpu && !out->cpu)
         fprintf(stderr, "stoke: %s\n", err);
-    if (out->cpu && r->window && has_heap_timeline(r) &&
+    int heap_over_time = out->cpu && has_heap_timeline(r);
+    if (heap_over_time && (out->grew_range = load_heap_timeline(r, err, sizeof err)))
+        stoke_heap_growth_whole(out->grew_range);
+    if (heap_over_time && r->window &&
         !(out->grew_window = load_heap_growth(r, STOKE_HEAP_LIVE_BYTES, err, sizeof err)))
         fprintf(stderr, "stoke: %s\n", err);
     if (out->cpu && out->cpu->nprocs > 1) {
@@ -158,6 +164,7 @@ static void free_profiles(struct profiles *p)
 {
     stoke_profile_free(p->grew_native);
     stoke_profile_free(p->grew_window);
+    stoke_profile_free(p->grew_range);
     stoke_profile_free(p->grew_js);
     stoke_js_heap_diff_free(p->grew_js_classes);
     stoke_profile_free(p->cpu);
@@ -242,6 +249,8 @@ static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke
         tabs[n++] = (struct stoke_report_tab){"CPU", p->cpu_merged, 0};
     if (p->cpu)
         tabs[n++] = (struct stoke_report_tab){p->cpu_merged ? "CPU by process" : "CPU", p->cpu, 0};
+    if (p->grew_range)
+        tabs[n++] = (struct stoke_report_tab){"heap: grew in range", p->grew_range, 1};
     if (p->grew_window)
         tabs[n++] = (struct stoke_report_tab){"heap: grew in the window", p->grew_window, 1};
     if (p->grew_native)
@@ -270,7 +279,7 @@ static int write_report(const struct profiles *p, const char *load_output,
 {
     char err[PATH_MAX + 256];
     size_t ntabs = (p->cpu != NULL) + (p->cpu_merged != NULL) + (p->grew_native != NULL) +
-                   (p->grew_window != NULL) +
+                   (p->grew_window != NULL) + (p->grew_range != NULL) +
                    (p->grew_js != NULL) + p->nheap;
     const struct stoke_report_note note = {"Load command output", load_output};
     int rc = ntabs == 1 && !load_output && !p->nheap && !marks

@@ -1,7 +1,8 @@
 /*
  * heap_timeline.c - the live heap over time; see heap_timeline.h.
  *
- * Owns: growing the lists, and adding changes up to a moment.
+ * Owns: growing the lists, adding changes up to a moment, and the whole
+ * recording's growth.
  * Never: reads files, or drops a change.
  */
 #include "heap_timeline.h"
@@ -47,4 +48,18 @@ void stoke_heap_live_at(struct stoke_profile *p, uint64_t at_ns)
         add_wrapping(&p->rows[c->stack].values[STOKE_HEAP_LIVE_BYTES], c->live_bytes);
         add_wrapping(&p->rows[c->stack].values[STOKE_HEAP_LIVE_OBJECTS], c->live_objects);
     }
+}
+
+void stoke_heap_growth_whole(struct stoke_profile *p)
+{
+    stoke_heap_live_at(p, UINT64_MAX);
+    const char *unit = p->value_units[STOKE_HEAP_LIVE_BYTES];
+    for (size_t r = 0; r < p->nrows; r++) {
+        int64_t *v = p->rows[r].values;
+        v[1] = v[STOKE_HEAP_LIVE_BYTES];
+        v[0] = v[2] = v[3] = 0;
+    }
+    p->nvalues = 2;
+    stoke_profile_set_value_type(p, 0, "before", unit);
+    stoke_profile_set_value_type(p, 1, "after", unit);
 }

@@ -24,4 +24,12 @@ int stoke_has_heap_timeline(const struct stoke_profile *p);
  * allocated values to 0 (the timeline does not keep them by stack). */
 void stoke_heap_live_at(struct stoke_profile *p, uint64_t at_ns);
 
+/* Makes p (a heap profile with its live heap over time) the differential
+ * profile of its whole recording, as stoke_profile_diff names values:
+ * value 0 "before" the live bytes as it began (none yet), value 1 "after"
+ * as it ended, by stack. Its stacks and timeline stay as they were, so the
+ * growth between any two other moments can be added up from the changes
+ * (the HTML report's "heap: grew in range"). */
+void stoke_heap_growth_whole(struct stoke_profile *p);
+
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "heap_timeline.h"
 
 #define NO_NODE 0 /* node 0 is the virtual root, never anyone's child */
 
@@ -117,9 +118,11 @@ static int64_t child(struct trie *t, uint32_t parent, uint32_t frame)
     return *slot;
 }
 
+/* A row of no value is left out, but in a profile of the live heap over
+ * time: another range of time may give it one (timeline_data.h). */
 static int row_is_usable(const struct stoke_profile *p, const struct stoke_row *row)
 {
-    int nonzero = 0;
+    int nonzero = stoke_has_heap_timeline(p);
     for (size_t v = 0; v < p->nvalues; v++)
         nonzero |= row->values[v] != 0;
     if (!nonzero || row->stack >= p->nstacks || p->stack_len[row->stack] == 0)

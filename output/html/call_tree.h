@@ -23,8 +23,9 @@ struct call_tree {
     size_t nstacks;
 };
 
-/* Builds the tree of every row with a non-zero value; rows whose stack or
- * frames are out of range are skipped. Returns 0, or -1 when out of memory. */
+/* Builds the tree of every row with a non-zero value (of every row, for a
+ * profile with the live heap over time); rows whose stack or frames are out
+ * of range are skipped. Returns 0, or -1 when out of memory. */
 int call_tree_build(struct call_tree *tree, const struct stoke_profile *p);
 void call_tree_free(struct call_tree *tree);
 

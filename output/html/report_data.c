@@ -234,14 +234,15 @@ static void write_tree(FILE *out, const struct call_tree *tree, const uint32_t *
 }
 
 /* Writes one tab; -1 when out of memory for its call tree or timeline. */
-static int write_tab(FILE *out, const struct stoke_report_tab *tab, const uint32_t *frame_map)
+static int write_tab(FILE *out, const struct stoke_report_tab *tab, const uint32_t *frame_map,
+                     const struct timeline_grid *grid)
 {
     struct call_tree tree;
     if (call_tree_build(&tree, tab->profile) < 0)
         return -1;
     write_tab_header(out, tab);
     write_processes(out, tab->profile);
-    int rc = timeline_data_write(out, tab->profile, &tree);
+    int rc = timeline_data_write(out, tab->profile, &tree, grid);
     write_tree(out, &tree, frame_map);
     call_tree_free(&tree);
     return rc;
@@ -268,11 +269,12 @@ static int write_document(FILE *out, const struct stoke_report *r, const struct 
     write_strings(out, &s->strings);
     write_frames(out, &s->frames, s->string_rank);
     write_marks(out, r);
+    const struct timeline_grid grid = timeline_grid_of(r->tabs, r->ntabs);
     fputs(",\n\"tabs\":[", out);
     for (size_t t = 0; t < r->ntabs; t++) {
         if (t)
             fputs(",\n", out);
-        if (write_tab(out, &r->tabs[t], s->tab_frames[t]) < 0)
+        if (write_tab(out, &r->tabs[t], s->tab_frames[t], &grid) < 0)
             return -1;
     }
     fputs("]}", out);

@@ -15,7 +15,8 @@
  *    "tabs":[{"name":"CPU", "kind":"cpu", "differential":0, "period_ns":N,
  *             "values":[{"name":"samples","unit":"count"}, ...],
  *             "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],
- *             "timeline":{...},  (CPU tabs read from traces: timeline_data.h)
+ *             "timeline":{...},  (CPU tabs read from traces, and the live heap over
+                                 time of a --heap recording: timeline_data.h)
  *             "tree":{"depth":[...],"frame":[...],"self":[[value 0...],[value 1...]]}},
  *            ...]}
  *

@@ -4,7 +4,8 @@
  * values exactly, the HEAP record in the process summary, every frame of an
  * allocation stack symbolized as a return address), the peek at a file's
  * kind, the refusal to mix CPU traces and snapshots in one profile, the
- * diff model and the differential folded writer.
+ * diff model and the differential folded writer, and the live heap over
+ * time made the growth of its whole recording.
  *
  * Never: runs the agent or the stoke command (heap_cli_test.sh does).
  */
@@ -13,6 +14,7 @@
 #include <string.h>
 #include "check.h"
 #include "folded_text.h"
+#include "heap_timeline.h"
 #include "peek.h"
 #include "profile_diff.h"
 #include "scratch.h"
@@ -164,6 +166,47 @@ static void test_diff(void)
     stoke_profile_free(b);
 }
 
+/* A heap profile of two allocation stacks and their changes: grow_a +100
+ * then +50, churn_b +30 then -30; moments at each change. */
+static struct stoke_profile *heap_over_time(void)
+{
+    struct stoke_profile *p = stoke_profile_new();
+    p->kind = STOKE_PROFILE_HEAP;
+    stoke_profile_set_value_type(p, STOKE_HEAP_LIVE_BYTES, "live_bytes", "bytes");
+    const struct stoke_frame main_f = {.name = "main", .module = "", .file = "", .build_id = ""};
+    struct stoke_frame leaf = main_f;
+    uint32_t frames[2] = {stoke_profile_frame(p, &main_f), 0};
+    leaf.name = "grow_a";
+    frames[1] = stoke_profile_frame(p, &leaf);
+    uint32_t a = stoke_profile_stack(p, frames, 2);
+    leaf.name = "churn_b";
+    frames[1] = stoke_profile_frame(p, &leaf);
+    uint32_t b = stoke_profile_stack(p, frames, 2);
+    const struct stoke_heap_change changes[] = {
+        {1000, a, 100, 1}, {1000, b, 30, 1}, {2000, a, 50, 1}, {3000, b, -30, -1}};
+    for (size_t i = 0; i < 4; i++) {
+        stoke_profile_add_heap_change(p, &changes[i]);
+        const struct stoke_heap_moment m = {.time_ns = changes[i].time_ns};
+        stoke_profile_add_heap_moment(p, &m);
+    }
+    return p;
+}
+
+static void test_growth_whole(void)
+{
+    struct stoke_profile *p = heap_over_time();
+    stoke_heap_growth_whole(p);
+    CHECK(p->nvalues == 2);
+    CHECK_STR(p->value_names[0], "before");
+    CHECK_STR(p->value_names[1], "after");
+    CHECK_STR(p->value_units[1], "bytes");
+    CHECK(p->heap_timeline.nchanges == 4 && p->heap_timeline.nmoments == 4); /* kept */
+    char *text = folded_text(p, 0, 1);
+    CHECK_STR(text, "main;grow_a 0 150\n");
+    free(text);
+    stoke_profile_free(p);
+}
+
 int main(void)
 {
     scratch_init();
@@ -175,6 +218,7 @@ int main(void)
     test_peek();
     test_no_mixing();
     test_diff();
+    test_growth_whole();
     scratch_cleanup();
     return check_report("test_heap_model");
 }

@@ -88,6 +88,15 @@ export async function settled(page) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
+// Drags the real pointer from one point of the page to another, in steps,
+// as a user drags across the timeline.
+export async function dragBetween(page, a, b) {
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 5; k++) await page.mouse.move(a.x + ((b.x - a.x) * k) / 5, b.y);
+  await page.mouse.up();
+}
+
 // Moves the pointer onto the first drawn frame named name (a real mouse
 // move, once the page has settled); returns whether one is drawn.
 export async function hoverFrame(page, name) {

@@ -17,7 +17,7 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Checks, launchBrowser, layoutOf, nodeRect, openReport, search, settled, tooltipOf } from './browser.mjs';
+import { Checks, dragBetween, launchBrowser, layoutOf, nodeRect, openReport, search, settled, tooltipOf } from './browser.mjs';
 import { phasesTruth, rangeTruth, readDocument } from './timeline_truth.mjs';
 
 const [reportPath, outDir] = process.argv.slice(2);
@@ -85,12 +85,7 @@ async function stripPoint(page, seconds) {
 // Drags across the strip from one moment to another, as a user would.
 async function drag(page, from, until) {
   await settled(page);
-  const a = await stripPoint(page, from);
-  const b = await stripPoint(page, until);
-  await page.mouse.move(a.x, a.y);
-  await page.mouse.down();
-  for (let k = 1; k <= 5; k++) await page.mouse.move(a.x + ((b.x - a.x) * k) / 5, b.y);
-  await page.mouse.up();
+  await dragBetween(page, await stripPoint(page, from), await stripPoint(page, until));
 }
 
 async function words(page) {

@@ -29,12 +29,20 @@
  *   under the event loop, the first ones far more often), an idle one in
  *   epoll_wait. Marks load start and end. For the viewer's benchmark.
  *
+ * html_timeline server SECONDS STACKS WORKERS OUT.html HEAP_STACKS
+ *   The same with the live heap over time of a --heap recording, in a tab
+ *   "heap: grew in range" after the CPU tab: HEAP_STACKS allocation stacks
+ *   (STACKS' handlers, then malloc), every 200 ms a moment of the
+ *   process's totals and a change of live bytes on a tenth of the stacks
+ *   (a random walk that never goes below zero), as the agent writes them.
+ *
  * Never: part of stoke itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap_timeline.h"
 #include "profile.h"
 #include "report_files.h"
 #include "sample_times.h"
@@ -45,6 +53,8 @@
 #define PHASES_NS (4 * NS_PER_S)
 #define MAX_STACK 64
 #define BRANCHING 3
+#define HEAP_POLL_NS (200 * 1000000ull)
+#define HEAP_STEP 65536 /* bytes: the largest change of a stack in one poll */
 
 static const char *const server_prefix[] = {
     "_start", "__libc_start_main", "main", "server::run()", "event_loop::poll_once()",
@@ -132,8 +142,8 @@ static struct stoke_profile *phases_profile(int with_threads)
     return p;
 }
 
-/* A heap snapshot at exit: 3 MiB live under main;load. */
-static struct stoke_profile *heap_profile(void)
+/* An empty heap profile with the four heap values. */
+static struct stoke_profile *new_heap_profile(void)
 {
     static const char *const names[] = {"live_bytes", "live_objects", "alloc_bytes", "alloc_objects"};
     static const char *const units[] = {"bytes", "count", "bytes", "count"};
@@ -141,6 +151,13 @@ static struct stoke_profile *heap_profile(void)
     p->kind = STOKE_PROFILE_HEAP;
     for (size_t v = 0; v < 4; v++)
         stoke_profile_set_value_type(p, v, names[v], units[v]);
+    return p;
+}
+
+/* A heap snapshot at exit: 3 MiB live under main;load. */
+static struct stoke_profile *heap_profile(void)
+{
+    struct stoke_profile *p = new_heap_profile();
     uint32_t stack[MAX_STACK];
     stack[0] = frame(p, "phases (4242)", STOKE_KIND_PROCESS);
     size_t n = append_path(p, stack, 1, "main;load;malloc");
@@ -215,7 +232,56 @@ static uint32_t *server_stacks(struct stoke_profile *p, uint32_t nstacks, const 
     return stacks;
 }
 
-static int write_server(uint64_t seconds, uint32_t nstacks, uint32_t workers, const char *path)
+/* The server's allocation stacks under its handlers (see the top of this
+ * file); returns their stack indices. */
+static uint32_t *allocation_stacks(struct stoke_profile *p, uint32_t nstacks)
+{
+    uint32_t base[MAX_STACK];
+    size_t nbase = 0;
+    base[nbase++] = frame(p, "server (7000)", STOKE_KIND_PROCESS);
+    for (size_t k = 0; k < SERVER_PREFIX; k++)
+        base[nbase++] = frame(p, server_prefix[k], STOKE_KIND_PROGRAM);
+    uint32_t *handlers = server_stacks(p, nstacks, base, nbase);
+    uint32_t malloc_frame = frame(p, "malloc", STOKE_KIND_LIBC);
+    for (uint32_t k = 0; k < nstacks; k++) {
+        uint32_t stack[MAX_STACK + 1];
+        uint32_t len = p->stack_len[handlers[k]];
+        memcpy(stack, &p->stack_frames[p->stack_start[handlers[k]]], len * sizeof *stack);
+        stack[len] = malloc_frame;
+        handlers[k] = stoke_profile_stack(p, stack, len + 1);
+    }
+    return handlers;
+}
+
+/* The live heap over time of the server (see the top of this file). */
+static struct stoke_profile *server_heap(uint64_t start, uint64_t span, uint32_t nstacks)
+{
+    struct stoke_profile *p = new_heap_profile();
+    add_process(p, 7000, "server", start, span);
+    uint32_t *stacks = allocation_stacks(p, nstacks);
+    int64_t *live = calloc(nstacks, sizeof *live), total = 0;
+    uint64_t rng = 7;
+    for (uint64_t t = 0; t <= span; t += HEAP_POLL_NS) {
+        for (uint32_t i = 0; i < nstacks / 10 + 1; i++) {
+            uint32_t k = (uint32_t)(uniform(&rng) * nstacks);
+            int64_t change = (int64_t)((uniform(&rng) - 0.45) * HEAP_STEP);
+            change = live[k] + change < 0 ? -live[k] : change;
+            live[k] += change;
+            total += change;
+            const struct stoke_heap_change c = {start + t, stacks[k], change, change / 64};
+            stoke_profile_add_heap_change(p, &c);
+        }
+        const struct stoke_heap_moment m = {.time_ns = start + t, .live_bytes = (uint64_t)total};
+        stoke_profile_add_heap_moment(p, &m);
+    }
+    free(live);
+    free(stacks);
+    stoke_heap_growth_whole(p);
+    return p;
+}
+
+static int write_server(uint64_t seconds, uint32_t nstacks, uint32_t workers, const char *path,
+                        uint32_t heap_stacks)
 {
     const uint64_t start = PHASES_START_NS, span = seconds * NS_PER_S;
     struct stoke_profile *p = stoke_profile_new();
@@ -248,13 +314,15 @@ static int write_server(uint64_t seconds, uint32_t nstacks, uint32_t workers, co
         }
         free(busy);
     }
-    const struct stoke_report_tab tab = {"CPU", p, 0};
+    struct stoke_profile *heap = heap_stacks ? server_heap(start, span, heap_stacks) : NULL;
+    const struct stoke_report_tab tabs[] = {{"CPU", p, 0}, {"heap: grew in range", heap, 1}};
     const struct stoke_report_mark marks[] = {
         {"load start", start + span / 50}, {"load end", start + span - span / 50}};
-    const struct stoke_report r = {.tabs = &tab, .ntabs = 1, .title = "server under load",
-                                   .marks = marks, .nmarks = 2};
+    const struct stoke_report r = {.tabs = tabs, .ntabs = heap ? 2 : 1,
+                                   .title = "server under load", .marks = marks, .nmarks = 2};
     int rc = write_report_file(path, &r);
     stoke_profile_free(p);
+    stoke_profile_free(heap);
     return rc < 0;
 }
 
@@ -262,13 +330,17 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "phases") == 0)
         return write_phases(argv[2]);
-    long seconds = argc == 6 ? strtol(argv[2], NULL, 10) : 0;
-    long stacks = argc == 6 ? strtol(argv[3], NULL, 10) : 0;
-    long workers = argc == 6 ? strtol(argv[4], NULL, 10) : 0;
-    if (argc == 6 && strcmp(argv[1], "server") == 0 && seconds > 0 && seconds <= 86400 &&
-        stacks > 0 && stacks <= 1000000 && workers > 0 && workers <= 64)
-        return write_server((uint64_t)seconds, (uint32_t)stacks, (uint32_t)workers, argv[5]);
+    int server = (argc == 6 || argc == 7) && strcmp(argv[1], "server") == 0;
+    long seconds = server ? strtol(argv[2], NULL, 10) : 0;
+    long stacks = server ? strtol(argv[3], NULL, 10) : 0;
+    long workers = server ? strtol(argv[4], NULL, 10) : 0;
+    long heap_stacks = argc == 7 ? strtol(argv[6], NULL, 10) : 0;
+    if (server && seconds > 0 && seconds <= 86400 && stacks > 0 && stacks <= 1000000 &&
+        workers > 0 && workers <= 64 && heap_stacks >= 0 && heap_stacks <= 1000000 &&
+        (argc == 6 || heap_stacks > 0))
+        return write_server((uint64_t)seconds, (uint32_t)stacks, (uint32_t)workers, argv[5],
+                            (uint32_t)heap_stacks);
     fprintf(stderr, "usage: html_timeline phases OUT.html\n"
-                    "       html_timeline server SECONDS STACKS WORKERS OUT.html\n");
+                    "       html_timeline server SECONDS STACKS WORKERS OUT.html [HEAP_STACKS]\n");
     return 2;
 }

@@ -200,8 +200,8 @@ function showTimeline(app) {
   const tab = app.tabs[app.state.tab];
   const { timeline } = tab.profile;
   app.strip.show(timeline ? {
-    timeline, span: app.report.span, marks: app.report.marks, lanes: tab.lanes, range: app.profile.range || null,
-    words: rangeWords(app), measure: app.measure,
+    timeline, span: app.report.span, marks: app.report.marks, lanes: tab.lanes, heap: app.report.liveHeap,
+    range: app.profile.range || null, words: rangeWords(app), measure: app.measure,
   } : null);
 }
 

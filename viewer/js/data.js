@@ -2,7 +2,9 @@
 // #stoke-data: a JSON document, layout in report_data.h, deflated and in
 // base64, see data_block.h): a string pool, a frame table and the moments
 // a timeline marks, shared by all tabs, and per tab a call tree in
-// preorder and, for a CPU tab read from traces, its samples over time. A
+// preorder and, for a CPU tab read from traces, its samples over time (for
+// the live heap over time of a --heap recording, its changes by bucket,
+// and each process's live heap, read at once for every timeline). A
 // tab's arrays become typed arrays only when the tab is first opened. Names stay plain strings: they
 // are only ever shown with textContent or drawn on the canvas, never parsed
 // as HTML.
@@ -12,8 +14,8 @@ const DATA_VERSION = 4;
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 // Resolves to { title, strings (a StringPool), frames, marks: [{ name,
-// atUs }], span: { startUs, endUs } (see recordingSpan), tabs: [{ name,
-// differential, raw }] }.
+// atUs }], span: { startUs, endUs } (see recordingSpan), liveHeap (see
+// readLiveHeap), tabs: [{ name, differential, raw }] }.
 async function readEmbeddedReport(doc) {
   const packed = base64Bytes(doc.getElementById('stoke-data').textContent.trim());
   const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
@@ -38,6 +40,7 @@ async function readEmbeddedReport(doc) {
       tier: optionalColumn(Uint8Array, frames.tier, frames.name.length),
     },
     ...readTimes(raw),
+    liveHeap: readLiveHeap(raw.tabs),
     tabs: raw.tabs.map((t) => ({ name: String(t.name), differential: t.differential === 1, raw: t })),
   };
 }
@@ -67,6 +70,39 @@ function recordingSpan(raw, marks) {
     startUs: Math.min(...timelines.map((t) => t.start_us)),
     endUs: Math.max(...timelines.map((t) => t.end_us), ...marks.map((m) => m.atUs)),
   };
+}
+
+// The live heap over time of each process of a --heap recording, from the
+// tab whose timeline holds it (live_heap_data.h; every timeline of a
+// report shares its buckets): [{ label ("comm (pid)"), named (whether
+// the recording has other processes), peak, steps (by bucket: the most
+// live bytes of its moments there, else the bucket's before; NaN before
+// its first moment and after its last) }], [] without.
+function readLiveHeap(tabs) {
+  const tab = tabs.find((t) => t && isTimeline(t.timeline) && Array.isArray(t.timeline.live_heap));
+  if (!tab) return [];
+  const buckets = tab.timeline.offsets.length - 1;
+  const procs = Array.isArray(tab.processes) ? tab.processes : [];
+  return tab.timeline.live_heap.filter((lane) => isLiveHeapLane(lane, buckets)).map((lane) => {
+    const proc = procs[lane.process] || { comm: '?', pid: 0 };
+    return { label: String(proc.comm) + ' (' + proc.pid + ')', named: procs.length > 1,
+             peak: Math.max(...lane.bytes), steps: liveHeapSteps(lane, buckets) };
+  });
+}
+
+function isLiveHeapLane(lane, buckets) {
+  const { bucket, bytes } = lane || {};
+  return Array.isArray(bucket) && Array.isArray(bytes) && bucket.length > 0 && bucket.length === bytes.length &&
+    bucket.every((b, i) => Number.isInteger(b) && b >= 0 && b < buckets && (i === 0 || b > bucket[i - 1])) &&
+    bytes.every((n) => Number.isFinite(n) && n >= 0);
+}
+
+function liveHeapSteps({ bucket, bytes }, buckets) {
+  const steps = new Float64Array(buckets).fill(NaN);
+  for (let i = 0; i < bucket.length; i++) {
+    steps.fill(bytes[i], bucket[i], i + 1 < bucket.length ? bucket[i + 1] : bucket[i] + 1);
+  }
+  return steps;
 }
 
 function isTimeline(t) {

@@ -14,7 +14,7 @@ const SHORTCUTS = [
   ['t', 'the table of functions'],
   ['c', 'colour by module type or by function name'],
   ['j', 'JavaScript first (native callers collapsed) or all frames, in a Node.js profile'],
-  ['r', 'the timeline of a CPU profile: pick a range of time with the keys below'],
+  ['r', 'the timeline (a CPU tab, or what grew in the live heap): pick a range of time with the keys below'],
   ['\u2190 \u2192', 'on the timeline: move the range of time by one slice (Page Up, Page Down: a tenth)'],
   ['Shift+\u2190 \u2192', 'on the timeline: narrow or widen the range'],
   ['Home End', 'on the timeline: move the range to the start or the end'],

@@ -78,14 +78,17 @@ class Palette {
     return this.mergedPattern;
   }
 
-  // The timeline strip: samples of a process and of a thread, the lanes'
-  // stripes, the marks, the range picked and the time outside it.
+  // The timeline strip: samples of a process and of a thread, the live
+  // heap, the lanes' stripes, the marks, the range picked and the time
+  // outside it.
   get timeline() {
     return this.dark
-      ? { process: 'hsl(14, 62%, 58%)', thread: 'hsl(292, 32%, 66%)', stripe: 'hsl(220, 8%, 19%)',
-          mark: 'hsl(300, 70%, 70%)', range: 'hsla(300, 70%, 60%, 0.9)', outside: 'rgba(22, 24, 28, 0.62)' }
-      : { process: 'hsl(14, 78%, 54%)', thread: 'hsl(292, 30%, 52%)', stripe: 'hsl(220, 14%, 96%)',
-          mark: 'hsl(300, 90%, 38%)', range: 'hsla(300, 90%, 40%, 0.9)', outside: 'rgba(255, 255, 255, 0.66)' };
+      ? { process: 'hsl(14, 62%, 58%)', thread: 'hsl(292, 32%, 66%)', heap: 'hsl(200, 60%, 58%)',
+          stripe: 'hsl(220, 8%, 19%)', mark: 'hsl(300, 70%, 70%)', range: 'hsla(300, 70%, 60%, 0.9)',
+          outside: 'rgba(22, 24, 28, 0.62)' }
+      : { process: 'hsl(14, 78%, 54%)', thread: 'hsl(292, 30%, 52%)', heap: 'hsl(200, 70%, 42%)',
+          stripe: 'hsl(220, 14%, 96%)', mark: 'hsl(300, 90%, 38%)', range: 'hsla(300, 90%, 40%, 0.9)',
+          outside: 'rgba(255, 255, 255, 0.66)' };
   }
 
   rootColor() {

@@ -39,15 +39,22 @@ function showTabNote(app) {
   el.hidden = text === '';
 }
 
-// Above the timeline: "0.50 s to 1.50 s of 4.21 s: 997 samples", or how
-// to pick a range.
+// Above the timeline: "0.50 s to 1.50 s of 4.21 s: 997 samples" (in the
+// live heap's tab "...: live heap +8.0 MiB (+200.0%)"), or how to pick a
+// range.
 function rangeWords(app) {
   const { profile, tree, measure } = app;
   const step = profile.timeline.bucketUs / US_PER_S;
   const whole = formatSeconds(spanSeconds(app.report.span), step);
-  if (!profile.range) return 'Timeline, ' + whole + ': drag across it to show a range of time only';
+  const growth = profile.kind === 'heap';
+  if (!profile.range) {
+    return 'Timeline, ' + whole + ': drag across it to ' +
+      (growth ? 'see what grew in the live heap between two moments' : 'show a range of time only');
+  }
+  const amount = growth ? 'live heap ' + formatChange(tree.before[ROOT], tree.total[ROOT], measure.format)
+    : measure.amount(tree.total[ROOT]);
   return formatSeconds(profile.range.from, step) + ' to ' + formatSeconds(profile.range.until, step) + ' of ' +
-    whole + ': ' + measure.amount(tree.total[ROOT]);
+    whole + ': ' + amount;
 }
 
 function emptyText(app) {

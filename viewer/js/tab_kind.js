@@ -1,7 +1,8 @@
 // tab_kind.js - what a tab shows, as the report names it (report_data.h:
 // its "kind"): CPU samples, the native heap or the JavaScript heap; and
 // the words that go with it: the note under the toolbar that says which
-// heap a heap tab shows (and in a differential tab what its colours
+// heap a heap tab shows (and in a differential tab what it compares, two
+// snapshots or the two ends of a range of time, and what its colours
 // mean), what the root and a process frame stand for, what a row of the
 // function table is and where it was defined, and what the sandwich's two
 // halves hold. Pure data and functions; never touches the page.
@@ -19,8 +20,8 @@ const TAB_KINDS = {
   cpu: { ...CODE_WORDS, note: () => '' },
   heap: {
     ...CODE_WORDS,
-    note: (differential, measure) => 'Native heap (malloc and friends): ' + (differential
-      ? 'the change between two snapshots by allocation stack; width = after, red grew, blue shrank'
+    note: (differential, measure, profile) => 'Native heap (malloc and friends): ' + (differential
+      ? heapChangeWords(profile) + '; width = after, red grew, blue shrank'
       : measure.label + ' by allocation stack'),
   },
   js_heap: {
@@ -37,6 +38,18 @@ const TAB_KINDS = {
   },
 };
 
+// What a differential heap tab compares: two snapshots, or the live heap
+// over time at the two ends of the range picked on the timeline (the
+// whole recording without one).
+function heapChangeWords(profile) {
+  if (!profile.timeline) return 'the change between two snapshots by allocation stack';
+  const { range } = profile;
+  const step = profile.timeline.bucketUs / US_PER_S;
+  const ends = range ? 'at ' + formatSeconds(range.until, step) + ' minus at ' + formatSeconds(range.from, step)
+    : 'at the end of the recording (drag across the timeline to pick a range)';
+  return 'what grew in the live heap, by allocation stack: live bytes ' + ends;
+}
+
 // The words of the profile's kind (a CPU profile's for a kind unknown).
 function tabWords(profile) {
   return Object.hasOwn(TAB_KINDS, profile.kind) ? TAB_KINDS[profile.kind] : TAB_KINDS.cpu;
@@ -44,7 +57,7 @@ function tabWords(profile) {
 
 // The note of a tab shown by measure: '' for a CPU profile.
 function tabNote(profile, measure) {
-  return tabWords(profile).note(profile.differential, measure);
+  return tabWords(profile).note(profile.differential, measure, profile);
 }
 
 // The label (legend) and words (tooltip) of a kind of frame in the

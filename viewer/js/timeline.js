@@ -1,10 +1,13 @@
 // timeline.js - a CPU tab's samples over time (data.js: profile.timeline,
 // the recording cut into buckets, each holding the weight of every call
-// tree node its samples ended at) and the range of time the page shows:
+// tree node its samples ended at; in the tab of a --heap recording's live
+// heap over time, the change of live bytes of every allocation stack) and
+// the range of time the page shows:
 // { from, until }, seconds since the recording began (report.span.startUs,
 // as stoke report --from and --until count them), one span for every tab.
 // Here: which buckets a range holds, the tab's profile rebuilt from the
 // samples of those buckets only (every view of the tab is made from it),
+// or from the live heap's changes what grew between the range's ends,
 // a range snapped to whole buckets, and the lanes the strip draws: one per
 // process and one per thread, their weight in each bucket. Pure data and
 // functions; never touches the page.
@@ -98,26 +101,44 @@ function movedRange(timeline, span, range, step, endOnly) {
 
 // The profile as the samples of the range make it: value 0's self values
 // summed from the range's buckets (a CPU tab read from traces has no other
-// value), everything else as it was. A tab without a timeline, or no
+// value), everything else as it was; of a tab of the live heap over time,
+// what grew in it (heapRangeProfile). A tab without a timeline, or no
 // range, is the profile itself.
 function rangeProfile(profile, span, range) {
   const { timeline } = profile;
   if (!timeline || !range) return profile;
   const { first, end } = bucketsOf(timeline, span, range);
+  if (profile.kind === 'heap') return heapRangeProfile(profile, first, end, range);
   const self = new Float64Array(profile.nodeDepth.length);
   const { offsets, node, weight } = timeline;
   for (let k = offsets[first]; k < offsets[end]; k++) self[node[k]] += weight[k];
   return { ...profile, nodeSelf: [self, ...profile.nodeSelf.slice(1)], range };
 }
 
+// A tab of the live heap over time (its timeline weighs each allocation
+// stack's change of live bytes): a differential profile whose value 0 is
+// the live heap at the range's start (the sum of the buckets before it)
+// and value 1 at its end (up to bucket end).
+function heapRangeProfile(profile, first, end, range) {
+  const n = profile.nodeDepth.length;
+  const before = new Float64Array(n);
+  const { offsets, node, weight } = profile.timeline;
+  for (let k = 0; k < offsets[first]; k++) before[node[k]] += weight[k];
+  const after = Float64Array.from(before);
+  for (let k = offsets[first]; k < offsets[end]; k++) after[node[k]] += weight[k];
+  return { ...profile, nodeSelf: [before, after], range };
+}
+
 // The lanes of a tab's timeline, in the tree's order: [{ node (its process
 // or thread node in the embedded tree), label (its frame's name), thread
 // (a thread's lane), total, sums: weight by bucket }]. A process lane
 // holds all its samples; a thread lane those of its thread (kind THREAD
-// at depth 1, stoke report --threads).
+// at depth 1, stoke report --threads). A tab of the live heap over time
+// has none: the strip draws the live heap itself (data.js, readLiveHeap).
 function timelineLanes(profile) {
   const { timeline, nodeDepth, nodeFrame, frameKind } = profile;
   const lanes = [];
+  if (profile.kind === 'heap') return lanes;
   const processOf = new Int32Array(nodeDepth.length);
   const threadOf = new Int32Array(nodeDepth.length).fill(-1);
   for (let i = 0; i < nodeDepth.length; i++) {

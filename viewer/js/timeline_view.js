@@ -1,18 +1,23 @@
-// timeline_view.js - the timeline strip above the views of a CPU tab read
-// from traces: one lane per process (and per thread, stoke report
-// --threads) on a canvas, each bucket of time a bar as tall as its
-// samples; a time axis in seconds since the recording began; the marks
-// (load start and end, heap snapshots) as labelled vertical lines; the
-// range of time shown, the rest shaded; and above it the words that say
-// what it shows, with a button that clears the range. Dragging across it
-// picks a range, snapped to its buckets (a click without a drag clears
-// it); with the strip focused the arrow keys move the range and Shift with
-// them widens or narrows it (help.js lists the keys). Hovering tells a
-// bucket's samples or a mark's name. Reports picks through onPick(range or
-// null); never changes the state itself. Text is drawn on the canvas or set
-// with textContent only.
+// timeline_view.js - the timeline strip above the views of a tab read
+// from traces (a CPU tab, or the live heap's growth in a range): one lane
+// per process (and per thread, stoke report --threads) on a canvas, each
+// bucket of time a bar as tall as its samples; under them, for a --heap
+// recording, a taller lane per process with its live heap over time as an
+// area, all to one scale its label gives ("live heap 0-48.0 MiB"); a time
+// axis in seconds since the recording began; the marks (load start and
+// end, heap snapshots) as labelled vertical lines; the range of time
+// shown, the rest shaded; and above it the words that say what it shows,
+// with a button that clears the range. Dragging across it picks a range,
+// snapped to its buckets (a click without a drag clears it); with the
+// strip focused the arrow keys move the range and Shift with them widens
+// or narrows it (help.js lists the keys). Hovering tells a bucket's
+// samples, its live heap, or a mark's name. Reports picks through
+// onPick(range or null); never changes the state itself. Text is drawn on
+// the canvas or set with textContent only.
 
 const LANE_HEIGHT = 14;
+const HEAP_LANE_HEIGHT = 28;
+const HEAP_LANES_SHOWN = 4; // at most: the largest peaks
 const AXIS_HEIGHT = 16;
 const MARK_ROW_HEIGHT = 14;
 const LANES_SHARE = 0.16;  // of the window's height, at most, for the lanes
@@ -44,6 +49,7 @@ class TimelineStrip {
     this.onPick = onPick;
     this.model = null;
     this.lanes = [];
+    this.heapLanes = [];
     this.marksDrawn = []; // { x, mark }
     this.drag = null;     // { from, to (seconds), x (where it began, px) }
     this.labelWidths = new Map();
@@ -57,8 +63,9 @@ class TimelineStrip {
     return !this.els.section.hidden;
   }
 
-  // model: { timeline, span, marks, lanes (timeline.js), range, words,
-  // measure } of the open tab, or null for a tab without a timeline.
+  // model: { timeline, span, marks, lanes (timeline.js), heap (the live
+  // heap lanes, data.js), range, words, measure } of the open tab, or null
+  // for a tab without a timeline.
   show(model) {
     this.model = model;
     this.els.section.hidden = !model;
@@ -70,12 +77,18 @@ class TimelineStrip {
     this.draw();
   }
 
-  // The lanes the window has room for; says how many are left out.
+  // The lanes the window has room for, the live heap's first (the largest
+  // peaks, in the report's order); says how many are left out.
   lanesShown() {
-    const room = Math.floor((LANES_SHARE * window.innerHeight) / LANE_HEIGHT);
+    const { heap } = this.model;
+    const largest = new Set(heap.slice().sort((x, y) => y.peak - x.peak).slice(0, HEAP_LANES_SHOWN));
+    this.heapLanes = heap.filter((l) => largest.has(l));
+    const heapHeight = this.heapLanes.length * HEAP_LANE_HEIGHT;
+    const room = Math.floor((LANES_SHARE * window.innerHeight - heapHeight) / LANE_HEIGHT);
     const picked = pickLanes(this.model.lanes, Math.max(room, MIN_LANES));
-    this.els.left.hidden = picked.left === 0;
-    this.els.left.textContent = picked.left + (picked.left === 1 ? ' quieter lane' : ' quieter lanes') + ' not shown';
+    const left = picked.left + heap.length - this.heapLanes.length;
+    this.els.left.hidden = left === 0;
+    this.els.left.textContent = left + (left === 1 ? ' quieter lane' : ' quieter lanes') + ' not shown';
     return picked.shown;
   }
 
@@ -91,7 +104,8 @@ class TimelineStrip {
     const gutter = Math.min(LABEL_WIDTH, Math.round(width / 6));
     const plot = Math.max(width - gutter - RIGHT_PAD, 1);
     const seconds = Math.max(spanSeconds(span), edgeSeconds(timeline, span, timeline.buckets));
-    return { width, height: top + this.lanes.length * LANE_HEIGHT, top, gutter, plot, seconds,
+    const heapTop = top + this.lanes.length * LANE_HEIGHT;
+    return { width, height: heapTop + this.heapLanes.length * HEAP_LANE_HEIGHT, top, heapTop, gutter, plot, seconds,
              x: (s) => gutter + (s / seconds) * plot };
   }
 
@@ -111,6 +125,7 @@ class TimelineStrip {
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
     this.drawLanes(g);
+    this.drawHeapLanes(g);
     this.drawRange(g);
     this.drawAxis(g);
     this.drawMarks(g);
@@ -142,6 +157,42 @@ class TimelineStrip {
         ctx.fillRect(x0, y + LANE_HEIGHT - 1 - h, Math.max(x1 - x0, 1), h);
       }
     });
+  }
+
+  // Each process's live heap as an area under a line, one scale for all;
+  // nothing where it had not started or had ended.
+  drawHeapLanes(g) {
+    const ctx = this.ctx;
+    const colors = this.palette.timeline;
+    const { timeline, span } = this.model;
+    const max = this.heapScale();
+    this.heapLanes.forEach((lane, i) => {
+      const y = g.heapTop + i * HEAP_LANE_HEIGHT;
+      ctx.fillStyle = colors.stripe;
+      ctx.fillRect(0, y, g.width, HEAP_LANE_HEIGHT);
+      ctx.fillStyle = this.palette.text;
+      ctx.fillText(this.fit(this.heapLabel(lane), g.gutter - 2 * LABEL_PAD), LABEL_PAD, y + HEAP_LANE_HEIGHT / 2);
+      ctx.fillStyle = colors.heap;
+      const n = Math.min(lane.steps.length, timeline.buckets);
+      for (let b = 0; b < n; b++) {
+        if (!(lane.steps[b] > 0)) continue;
+        const x0 = Math.round(g.x(edgeSeconds(timeline, span, b)));
+        const x1 = Math.round(g.x(edgeSeconds(timeline, span, b + 1)));
+        const h = Math.max(1, Math.round(((HEAP_LANE_HEIGHT - 2) * lane.steps[b]) / max));
+        ctx.fillRect(x0, y + HEAP_LANE_HEIGHT - 1 - h, Math.max(x1 - x0, 1), h);
+      }
+    });
+  }
+
+  // The top of the live heap's scale: the largest peak of any process.
+  heapScale() {
+    return Math.max(1, ...this.model.heap.map((l) => l.peak));
+  }
+
+  // "live heap 0-48.0 MiB", or in a recording of several processes "demo
+  // (4242) heap 0-48.0 MiB".
+  heapLabel(lane) {
+    return (lane.named ? lane.label + ' heap ' : 'live heap ') + '0\u2013' + formatBytes(this.heapScale());
   }
 
   // Ticks every round number of seconds, labelled.
@@ -269,9 +320,30 @@ class TimelineStrip {
     const { timeline, span } = this.model;
     const near = this.marksDrawn.find((m) => Math.abs(m.x - x) <= MARK_SLOP && y >= AXIS_HEIGHT);
     if (near) return this.markHit(near);
-    const lane = y >= g.top ? this.lanes[Math.floor((y - g.top) / LANE_HEIGHT)] : null;
     const b = bucketAt(timeline, span, ((x - g.gutter) / g.plot) * g.seconds);
-    return lane && x >= g.gutter && b >= 0 && b < timeline.buckets ? this.bucketHit(lane, b) : null;
+    if (x < g.gutter || b < 0 || b >= timeline.buckets) return null;
+    if (y >= g.heapTop) {
+      const heap = this.heapLanes[Math.floor((y - g.heapTop) / HEAP_LANE_HEIGHT)];
+      return heap && Number.isFinite(heap.steps[b]) ? this.heapHit(heap, b) : null;
+    }
+    const lane = y >= g.top ? this.lanes[Math.floor((y - g.top) / LANE_HEIGHT)] : null;
+    return lane ? this.bucketHit(lane, b) : null;
+  }
+
+  // A bucket's time and live heap (the peak of its moments, else the one
+  // before it).
+  heapHit(lane, b) {
+    const { timeline, span } = this.model;
+    const edge = (e) => formatSeconds(edgeSeconds(timeline, span, e), timeline.bucketUs / US_PER_S);
+    const bytes = lane.steps[b];
+    return {
+      key: 'heap:' + lane.label + ':' + b,
+      content: () => ({
+        title: 'Live heap of ' + lane.label,
+        rows: [['Time', edge(b) + ' to ' + edge(b + 1)],
+               ['Live heap', formatBytes(bytes) + ' (' + formatCount(bytes) + ' bytes)']],
+      }),
+    };
   }
 
   markHit({ x, mark }) {
