@@ -46,6 +46,19 @@ static int64_t total_change(const struct stoke_profile *diff)
     return stoke_profile_total(diff, 1) - stoke_profile_total(diff, 0);
 }
 
+/* The live heap at from is unknown when from falls in a span a trace no
+ * longer holds: 1 with err naming the option. */
+static int live_heap_unknown(const struct time_window *w, const struct stoke_profile *p,
+                             uint64_t from, char *err, size_t errlen)
+{
+    char dropped[512];
+    if (!time_window_before_kept(p, from, dropped, sizeof dropped))
+        return 0;
+    snprintf(err, errlen, "--from %s: %s, so the live heap then is not known; give a later "
+                          "--from", w->from.text ? w->from.text : "", dropped);
+    return 1;
+}
+
 struct stoke_profile *load_heap_growth(const struct recording *r, size_t value_index, char *err,
                                        size_t errlen)
 {
@@ -54,7 +67,8 @@ struct stoke_profile *load_heap_growth(const struct recording *r, size_t value_i
     struct stoke_profile *before = load_heap_timeline(r, err, errlen), *after = NULL,
                          *diff = NULL;
     uint64_t from, until;
-    if (before && resolve_time_window(w, before, &from, &until, err, errlen) == 0) {
+    if (before && resolve_time_window(w, before, &from, &until, err, errlen) == 0 &&
+        !live_heap_unknown(w, before, from, err, errlen)) {
         after = load_heap_timeline(r, err, errlen);
         stoke_heap_live_at(before, from - 1);
         stoke_heap_live_at(after, until - 1);

@@ -111,6 +111,24 @@ int resolve_time_window(const struct time_window *w, const struct stoke_profile 
     return check_window(w, start, end, *from, *until, err, errlen);
 }
 
+int time_window_before_kept(const struct stoke_profile *p, uint64_t from, char *text,
+                            size_t len)
+{
+    uint64_t start = stoke_profile_start_ns(p);
+    for (size_t i = 0; i < p->nprocs && from > start; i++) {
+        const struct stoke_process_summary *s = &p->procs[i];
+        uint64_t kept = s->start_realtime_ns + s->kept_from_us * 1000;
+        if (s->first_part > 1 && from < kept) {
+            snprintf(text, len,
+                     "%.3f s is before the trace of %s (%u) starts at %.3f s: its older parts "
+                     "were removed (--max-size)",
+                     seconds_since(start, from), s->comm, s->pid, seconds_since(start, kept));
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void describe_time_window(const struct stoke_profile *p, uint64_t from, uint64_t until,
                           char *text, size_t len)
 {
@@ -125,7 +143,10 @@ int apply_time_window(struct stoke_profile *p, const struct time_window *w, char
     uint64_t from, until;
     if (resolve_time_window(w, p, &from, &until, err, errlen))
         return -1;
-    char span[128];
+    char span[128], dropped[512];
+    if (time_window_before_kept(p, from, dropped, sizeof dropped))
+        fprintf(stderr, "stoke: warning: %s %s; the window holds what is kept\n",
+                time_window_option(w), dropped);
     describe_time_window(p, from, until, span, sizeof span);
     stoke_profile_keep_window(p, from, until);
     fprintf(stderr, "stoke: kept %s: %zu samples\n", span, p->samples.n);

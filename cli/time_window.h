@@ -44,6 +44,12 @@ const char *time_window_option(const struct time_window *w);
 int resolve_time_window(const struct time_window *w, const struct stoke_profile *p,
                         uint64_t *from, uint64_t *until, char *err, size_t errlen);
 
+/* Whether from (ns since the epoch, after the recording's start) falls in
+ * a span some process's trace no longer holds (its oldest parts were
+ * removed, --max-size): 1 with a sentence saying so in text, else 0. */
+int time_window_before_kept(const struct stoke_profile *p, uint64_t from, char *text,
+                            size_t len);
+
 /* "0.500 s to 1.500 s of 4.213 s": the span [from, until) of p's recording. */
 void describe_time_window(const struct stoke_profile *p, uint64_t from, uint64_t until,
                           char *text, size_t len);

@@ -14,7 +14,8 @@ bound several times over:
                 the summary and the HTML report say from when the trace
                 is kept; what is kept
                 is that span's samples, no more and no less: phase_one's
-                share of them is the share of the kept span it ran
+                share of them is the share of the kept span it ran; a
+                window starting in the removed span warns so
   bad_size      --max-size below 64K or not a size is refused naming the
                 option; STOKE_MAX_SIZE below it leaves the agent idle and
                 the program's output as without stoke
@@ -28,8 +29,8 @@ import subprocess
 import sys
 import time
 
-from e2e_support import (AGENT, STOKE, VIEWER_TOOLS, describe, expect, fresh_dir, main,
-                         program, report_folded, run, text)
+from e2e_support import (AGENT, STOKE, VIEWER_TOOLS, Folded, describe, expect, fresh_dir,
+                         main, program, report_folded, run, text)
 
 sys.path.insert(0, VIEWER_TOOLS)
 from report_data import load_report_data  # noqa: E402
@@ -124,6 +125,12 @@ def drops_oldest():
     # the samples is the share of that span's CPU time (the program is busy
     # throughout). The moments are since phase_one began, a few ms after the
     # recording's start.
+    early = run([STOKE, "report", rec, "--folded", "--from", f"{kept_from / 2:.3f}"])
+    expect(early.returncode == 0 and b"before the trace of phases" in early.stderr and
+           b"--max-size" in early.stderr and
+           Folded(text(early.stdout)).stacks == whole.stacks,
+           "a window that starts in the removed span says so and holds what is kept",
+           describe(early))
     expected = max(0.0, at["two"] - kept_from) / (at["end"] - kept_from)
     share = one / (one + two)
     expect(abs(share - expected) <= 0.05,

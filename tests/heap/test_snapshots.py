@@ -31,6 +31,10 @@
                         (--max-size, none removed; wall-clock samples at
                         20 kHz fill them): each later part restates the
                         live heap, which must not count twice
+  window_growth_dropped a trace whose first parts were removed: a window
+                        starting in the removed span is refused, naming
+                        --from and --max-size (the live heap then is not
+                        known)
   api                   stoke_heap_dump: NULL with ENOSYS without the agent,
                         ENOTSUP with the agent but no heap tracking (preloaded
                         alone, or stoke record without --heap); with --heap
@@ -200,6 +204,19 @@ def window_growth_parts():
     expect_exact_growth(diff, " in the window across parts")
 
 
+def window_growth_dropped():
+    out = fresh_dir("window_growth_dropped")
+    options = ["--heap-interval", "1", "--clock", "wall", "-F", "20000", "--max-size", "64K"]
+    result = record_heap(out, [program("growth"), "timed"], options)
+    expect(not any(re.fullmatch(r"growth\.\d+\.stoke", f) for f in os.listdir(out)),
+           "the first part was not removed", f"{os.listdir(out)}\n{describe(result)}")
+    report = run([STOKE, "report", out, "--folded", "--measure", "live-bytes", "--from", "0.1"])
+    message = text(report.stderr)
+    expect(report.returncode != 0 and "--from 0.1" in message and "--max-size" in message and
+           not report.stdout, "a window starting in the removed span is refused clearly",
+           describe(report))
+
+
 def expect_dump_line(result, expected, what):
     expect(result.returncode == 0 and text(result.stdout) == expected + "\n",
            f"{what}: expected '{expected}'", describe(result))
@@ -286,4 +303,5 @@ if __name__ == "__main__":
                            "window_growth_exact": window_growth_exact,
                            "window_growth_sampled": window_growth_sampled,
                            "window_growth_parts": window_growth_parts,
+                           "window_growth_dropped": window_growth_dropped,
                            "api": api, "early_stacks": early_stacks}))
