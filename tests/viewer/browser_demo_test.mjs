@@ -1,6 +1,8 @@
 // browser_demo_test.mjs - checks the report html_demo writes in headless
 // Chromium: hostile names show as text and run nothing, no console error and
-// no network request, search shares (recursion counted once), tooltip
+// no network request, search shares (recursion counted once), Esc in the
+// search box ends the search (typed with the keyboard, at 1400x900 and
+// 800x600), tooltip
 // numbers, click to zoom, reset, merging of sub-pixel frames, light and dark
 // (dark without Uint8Array.fromBase64).
 // Leaves screenshots in OUTDIR.
@@ -47,6 +49,10 @@ async function checkLight({ page, problems }) {
   await checkSearch(page, 'fib', '7.54%', '350 of 4,640 samples, 3 frames)');
   await checkSearch(page, '/^tiny_00[0-4]\\d$/', '1.08%', '50 of 4,640 samples, 50 frames)');
   await checkBadRegex(page);
+  for (const size of [{ width: 1400, height: 900 }, { width: 800, height: 600 }]) {
+    await page.setViewportSize(size);
+    await checkSearchEscape(page, size.width + 'x' + size.height);
+  }
   await search(page, 'fib');
   await page.screenshot({ path: path.join(outDir, 'demo-search.png') });
   await search(page, '');
@@ -89,6 +95,27 @@ async function checkSearch(page, query, share, counts) {
   const text = await page.textContent('#match');
   check.that(text.includes('Matched ' + share + ' of total'), 'search ' + query + ': share in ' + JSON.stringify(text));
   check.that(text.includes(counts), 'search ' + query + ': counts in ' + JSON.stringify(text));
+}
+
+// Typed as a user types, then Esc: the box is empty and nothing is
+// searched any more (no banner, no marked frames).
+async function checkSearchEscape(page, size) {
+  await search(page, 'x');
+  await search(page, '');
+  await page.click('#search');
+  await page.keyboard.type('fib');
+  await page.waitForFunction(() => window.stokeReport.state.query === 'fib');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => window.stokeReport.state.query === '', null, { timeout: 3000 })
+    .catch(() => {}); // checked below
+  const after = await page.evaluate(() => ({
+    value: document.getElementById('search').value,
+    query: window.stokeReport.state.query,
+    banner: !document.getElementById('match').hidden,
+  }));
+  check.equal(after.value, '', size + ': Esc empties the search box');
+  check.equal(after.query, '', size + ': Esc ends the search');
+  check.that(!after.banner, size + ': no "Matched" banner after Esc');
 }
 
 async function checkBadRegex(page) {

@@ -309,12 +309,21 @@ function bindPointers(app, tooltip) {
   }
 }
 
+// Typing searches after a pause; Esc (which empties a search box without an
+// input event in Chromium) and Enter search at once.
 function bindSearch(app) {
+  const box = $('search');
   let timer = 0;
-  $('search').addEventListener('input', (e) => {
+  const searchNow = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => app.setState({ query: e.target.value }), SEARCH_DELAY_MS);
+    app.setState({ query: box.value });
+  };
+  box.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(searchNow, SEARCH_DELAY_MS);
   });
+  box.addEventListener('search', searchNow);
+  box.addEventListener('change', searchNow);
 }
 
 main().catch((e) => {
