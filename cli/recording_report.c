@@ -239,6 +239,16 @@ static size_t timeline_marks(const struct load_marks *load, const struct stoke_r
     return n;
 }
 
+/* What a CPU tab's samples measure: "Wall clock" when every process was
+ * sampled on the wall clock (--clock wall), else "CPU". */
+static const char *clock_word(const struct stoke_profile *cpu)
+{
+    for (size_t i = 0; i < cpu->nprocs; i++)
+        if (cpu->procs[i].clock != STOKE_CLOCK_WALL)
+            return "CPU";
+    return cpu->nprocs ? "Wall clock" : "CPU";
+}
+
 static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke_report_note *note,
                       const struct load_marks *load, const char *path, char *err, size_t errlen)
 {
@@ -246,9 +256,13 @@ static int write_tabs(const struct profiles *p, size_t ntabs, const struct stoke
     char (*names)[TAB_NAME_MAX] = stoke_xmalloc(ntabs * sizeof *names);
     size_t n = 0;
     if (p->cpu_merged)
-        tabs[n++] = (struct stoke_report_tab){"CPU", p->cpu_merged, 0};
-    if (p->cpu)
-        tabs[n++] = (struct stoke_report_tab){p->cpu_merged ? "CPU by process" : "CPU", p->cpu, 0};
+        tabs[n++] = (struct stoke_report_tab){clock_word(p->cpu), p->cpu_merged, 0};
+    if (p->cpu) {
+        snprintf(names[n], TAB_NAME_MAX, "%s%s", clock_word(p->cpu),
+                 p->cpu_merged ? " by process" : "");
+        tabs[n] = (struct stoke_report_tab){names[n], p->cpu, 0};
+        n++;
+    }
     if (p->grew_range)
         tabs[n++] = (struct stoke_report_tab){"heap: grew in range", p->grew_range, 1};
     if (p->grew_window)

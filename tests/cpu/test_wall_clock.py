@@ -6,11 +6,21 @@ than the little CPU time its wake-ups cost (the program measures both
 threads' CPU time); and profiling never cuts its sleeps short (the
 program counts EINTR and must report none, with either clock).
 
+The HTML report of a recording of two processes (a shell and the sleeper)
+names its tabs after the clock: "Wall clock" and "Wall clock by process"
+with --clock wall, "CPU" and "CPU by process" with the CPU clock.
+
 usage: test_wall_clock.py wall_clock
 """
+import os
 import re
+import sys
 
-from e2e_support import expect, fresh_dir, main, program, record_ok, report_folded, text
+from e2e_support import (STOKE, VIEWER_TOOLS, describe, expect, fresh_dir, main, program,
+                         record_ok, report_folded, run, text)
+
+sys.path.insert(0, VIEWER_TOOLS)
+from report_data import load_report  # noqa: E402
 
 SPIN_MS = "800"
 SLEEPER = "sleepy_wait"
@@ -28,6 +38,16 @@ def record_sleeper(out, clock):
     expect(used, "sleeper did not say how much CPU time its threads used", text(result.stderr))
     waiting, spinning = int(used[1]), int(used[2])
     return report_folded(out)[0], 100.0 * waiting / max(waiting + spinning, 1)
+
+
+def expect_tabs_named(recording, clock, words):
+    record_ok(recording, ["sh", "-c", f"{program('sleeper')} 200 >/dev/null; true"],
+              ["--clock", clock])
+    html = os.path.join(recording, "flamegraph.html")
+    names = [tab["name"] for tab in load_report(html)["tabs"]]
+    expect(names == [words, words + " by process"],
+           f"--clock {clock}: the tabs are named {names}, expected '{words}' and "
+           f"'{words} by process'")
 
 
 def wall_clock():
@@ -48,6 +68,8 @@ def wall_clock():
     expect(asleep >= 0.8 * busy,
            f"--clock wall: {SLEEPER} has {asleep} samples, busy_main {busy}: the sleeping "
            "thread should have about as many", wall.top())
+    expect_tabs_named(f"{work}/wall_tabs", "wall", "Wall clock")
+    expect_tabs_named(f"{work}/cpu_tabs", "cpu", "CPU")
 
 
 if __name__ == "__main__":
