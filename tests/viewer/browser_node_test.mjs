@@ -324,6 +324,32 @@ async function checkLayout(page, size) {
     await page.screenshot({ path: shot(view + '-' + size) });
   }
   await page.evaluate(() => window.stokeReport.setState({ view: 'flame' }));
+  await checkSearchLayout(page, size);
+}
+
+// A search's words (a match, a bad regex) take a line of their own, whole
+// and in the window: the toolbars keep their height, nothing scrolls
+// sideways.
+async function checkSearchLayout(page, size) {
+  const bars = () => page.evaluate(() => [...document.querySelectorAll('.bar')]
+    .map((b) => Math.round(b.getBoundingClientRect().height)).join(','));
+  const before = await bars();
+  for (const query of ['render', '/(/']) {
+    await page.fill('#search', query);
+    await page.waitForFunction((t) => window.stokeReport.state.query === t, query);
+    const layout = await layoutOf(page);
+    const words = await page.evaluate(() => {
+      const el = document.getElementById('match');
+      const r = el.getBoundingClientRect();
+      return { shown: !el.hidden && r.width > 0, inside: r.left >= 0 && r.right <= window.innerWidth };
+    });
+    check.equal(await bars(), before, size + ' search ' + query + ': the toolbars keep their height');
+    check.that(!layout.sideways, size + ' search ' + query + ': no sideways scrolling');
+    check.that(words.shown && words.inside, size + ' search ' + query + ': its words show in the window');
+    await page.screenshot({ path: shot('search-' + (query === 'render' ? 'match' : 'bad') + '-' + size) });
+  }
+  await page.fill('#search', '');
+  await page.waitForFunction(() => window.stokeReport.state.query === '');
 }
 
 // 800x600: the bars wrap, every control stays in view and works, the

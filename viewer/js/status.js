@@ -83,7 +83,7 @@ function showSearch(app, text) {
   if (!matcher || matcher.error) {
     view.setMatches(null);
     out.hidden = !matcher;
-    if (matcher) out.textContent = 'Bad regex: ' + matcher.error;
+    if (matcher) out.textContent = out.title = 'Bad regex: ' + matcher.error;
     return;
   }
   const found = findMatches(tree, profile, matcher);
@@ -100,6 +100,7 @@ function showSearch(app, text) {
       measure.format(found.matchedTotal) + ' of ' + measure.amount(total) + ', ' +
       framesText(found.matchedNodes) + ')';
   }
+  out.title = out.textContent;
 }
 
 // items: [{ label, color }]
