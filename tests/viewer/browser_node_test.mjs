@@ -27,6 +27,10 @@ const LOAD_PREFIX = '[native: 6 frames]';  // _start ... node::LoadEnvironment, 
 const NEW_KINDS = ['app', 'dependencies', 'node core', 'V8 / runtime', 'GC', 'idle'];
 const FILTERS = ['app', 'dependencies', 'node core', 'V8 / runtime', 'native', 'GC', 'idle'];
 const SPLIT = (tier) => RENDER_TREE + ' [' + tier + ']';
+// RGB distances: process and thread, which sit one on the other, and any two
+// legend colours (the quiet ones, idle and collapsed, are pale on purpose).
+const ROOTS_MIN_DISTANCE = 60;
+const LEGEND_MIN_DISTANCE = 20;
 
 const [reportPath, outDir] = process.argv.slice(2);
 if (!reportPath || !outDir) {
@@ -50,6 +54,7 @@ try {
   await checkSandwich(page);
   await checkNativeTab(page);
   await checkLayout(page, '1400x900');
+  await checkLegendColours(page);
   for (const p of problems) check.that(false, '1400x900: ' + p);
   await checkSmallWindow();
   const dark = await openReport(browser, reportPath, { colorScheme: 'dark', viewport: { width: 1400, height: 900 } });
@@ -330,6 +335,23 @@ async function checkLayout(page, size) {
 // A search's words (a match, a bad regex) take a line of their own, whole
 // and in the window: the toolbars keep their height, nothing scrolls
 // sideways.
+// The legend's colours tell every kind apart; process and thread, drawn one
+// on the other, at a glance.
+async function checkLegendColours(page) {
+  const swatches = await page.evaluate(() => [...document.querySelectorAll('#legend > span')]
+    .map((item) => ({ label: item.textContent,
+                      rgb: getComputedStyle(item.querySelector('.swatch')).backgroundColor.match(/\d+/g).map(Number) })));
+  for (let i = 0; i < swatches.length; i++) {
+    for (let j = i + 1; j < swatches.length; j++) {
+      const [a, b] = [swatches[i], swatches[j]];
+      const distance = Math.hypot(...a.rgb.map((v, k) => v - b.rgb[k]));
+      const roots = a.label === 'process' && b.label === 'thread';
+      check.that(distance >= (roots ? ROOTS_MIN_DISTANCE : LEGEND_MIN_DISTANCE), 'legend: ' +
+                 a.label + ' and ' + b.label + ' are ' + Math.round(distance) + ' apart in RGB');
+    }
+  }
+}
+
 async function checkSearchLayout(page, size) {
   const bars = () => page.evaluate(() => [...document.querySelectorAll('.bar')]
     .map((b) => Math.round(b.getBoundingClientRect().height)).join(','));

@@ -13,8 +13,8 @@ const KIND_STYLES = [
   { hue: 192, hueSpread: 22, sat: 55, light: 62 }, // libc: cyan
   { hue: 100, hueSpread: 30, sat: 50, light: 56 }, // JIT: yellow-green
   { hue: 0, hueSpread: 0, sat: 0, light: 72 },     // unknown: grey
-  { hue: 262, hueSpread: 12, sat: 32, light: 74 }, // process: pale violet
-  { hue: 292, hueSpread: 12, sat: 26, light: 78 }, // thread: pale purple
+  { hue: 255, hueSpread: 10, sat: 32, light: 60 }, // process: slate violet
+  { hue: 300, hueSpread: 10, sat: 40, light: 76 }, // thread: pale orchid
   { hue: 140, hueSpread: 20, sat: 52, light: 56 }, // JavaScript app: green
   { hue: 216, hueSpread: 16, sat: 72, light: 68 }, // dependencies: blue
   { hue: 328, hueSpread: 14, sat: 55, light: 70 }, // node core: rose
