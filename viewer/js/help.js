@@ -14,6 +14,7 @@ const SHORTCUTS = [
   ['t', 'the table of functions'],
   ['c', 'colour by module type or by function name'],
   ['j', 'JavaScript first (native callers collapsed) or all frames, in a Node.js profile'],
+  ['\u2190 \u2192', 'on the tabs (click one, or reach it with Tab): the previous or the next profile (Home, End: the first, the last)'],
   ['r', 'the timeline (a CPU tab, or what grew in the live heap): pick a range of time with the keys below'],
   ['\u2190 \u2192', 'on the timeline: move the range of time by one slice (Page Up, Page Down: a tenth)'],
   ['Shift+\u2190 \u2192', 'on the timeline: narrow or widen the range'],
