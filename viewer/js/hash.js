@@ -7,7 +7,7 @@
 // checked, and one that does not fit is left out.
 
 const STATE_DEFAULTS = {
-  tab: 0, zoom: ROOT, query: '', view: 'flame', icicle: false, color: 'kind', fn: '', sort: 'total',
+  tab: 0, zoom: ROOT, query: '', view: 'flame', icicle: false, color: 'kind', fn: '', sort: 'self',
   hide: '', tiers: 'merged', frames: 'js', // hide: group keys of kinds.js, 'app,native'
   range: null, // { from, until }: timeline.js
 };
