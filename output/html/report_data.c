@@ -212,6 +212,9 @@ static void write_processes(FILE *out, const struct stoke_profile *p)
                 s->samples, s->samples_lost, s->duration_us);
         if (s->first_part > 1) /* its oldest parts were removed (--max-size) */
             fprintf(out, ",\"kept_from_us\":%" PRIu64, s->kept_from_us);
+        if (s->heap.sample_interval) /* a heap snapshot's: how exact, and when */
+            fprintf(out, ",\"heap_interval\":%" PRIu64 ",\"taken_us\":%" PRIu64,
+                    s->heap.sample_interval, s->heap.realtime_ns / 1000);
         fputc('}', out);
     }
     fputs("]", out);

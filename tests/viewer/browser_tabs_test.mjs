@@ -16,6 +16,8 @@ import {
 } from './browser.mjs';
 
 const TAB_NAMES = ['CPU', 'heap <b>1</b> (exit)', 'diff 1 \u2192 2'];
+// The heap tab's snapshot: how exact its values are, and when it was taken.
+const SNAPSHOT_WORDS = ', estimated from allocations sampled every 512.0 KiB \u00b7 taken 2026-12-03 12:00:00 UTC';
 
 const [reportPath, outDir] = process.argv.slice(2);
 if (!reportPath || !outDir) {
@@ -73,7 +75,7 @@ async function checkHeap(page) {
              'heap summary: ' + await page.textContent('#summary'));
   const buttons = await page.$$eval('#measure button', (els) => els.map((e) => e.textContent + '=' + e.getAttribute('aria-pressed')));
   check.equal(buttons.join(' '), 'Live=true Allocated=false Bytes=true Objects=false', 'measure switch');
-  check.equal(await tabNoteOf(page), 'Native heap (malloc and friends): live bytes by allocation stack', 'heap note');
+  check.equal(await tabNoteOf(page), 'Native heap (malloc and friends): live bytes by allocation stack' + SNAPSHOT_WORDS, 'heap note');
   check.that(await nodeRect(page, 'make_buffer') === null, 'nothing live under make_buffer: not drawn');
   await expectTooltip(page, 'cache_put', ['Live bytes30.0 MiB', 'Of total75.0%']);
   await search(page, 'malloc');
@@ -82,7 +84,7 @@ async function checkHeap(page) {
 
   await page.click('#measure button[data-measure="alloc"]');
   check.equal(await state(page, 'value'), 2, 'Allocated picks alloc_bytes');
-  check.equal(await tabNoteOf(page), 'Native heap (malloc and friends): allocated bytes by allocation stack',
+  check.equal(await tabNoteOf(page), 'Native heap (malloc and friends): allocated bytes by allocation stack' + SNAPSHOT_WORDS,
               'the heap note follows the measure');
   check.that((await page.textContent('#summary')).startsWith('240.0 MiB allocated'),
              'allocated summary: ' + await page.textContent('#summary'));

@@ -198,7 +198,8 @@ function decodeTab(report, index) {
     differential: tab.differential && nodeSelf.length >= 2, // value 0 before, value 1 after
     values: raw.values,            // [{name, unit}], one per value type
     periodNs: raw.period_ns,       // ns one sample stands for, 0 if none
-    processes: raw.processes,      // [{pid, comm, samples, lost, duration_us, kept_from_us?}]
+    processes: raw.processes,      // [{pid, comm, samples, lost, duration_us, kept_from_us?,
+                                   //   heap_interval?, taken_us? (a heap snapshot's)}]
     strings: report.strings,       // shared by all tabs, as the frames are
     frameName: frames.name,
     frameModule: frames.module,

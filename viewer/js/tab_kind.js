@@ -22,7 +22,7 @@ const TAB_KINDS = {
     ...CODE_WORDS,
     note: (differential, measure, profile) => 'Native heap (malloc and friends): ' + (differential
       ? heapChangeWords(profile) + '; width = after, red grew, blue shrank'
-      : measure.label + ' by allocation stack'),
+      : measure.label + ' by allocation stack' + snapshotWords(profile)),
   },
   js_heap: {
     root: 'all snapshots',
@@ -48,6 +48,18 @@ function heapChangeWords(profile) {
   const ends = range ? 'at ' + formatSeconds(range.until, step) + ' minus at ' + formatSeconds(range.from, step)
     : 'at the end of the recording (drag across the timeline to pick a range)';
   return 'what grew in the live heap, by allocation stack: live bytes ' + ends;
+}
+
+// How exact a snapshot's values are and when it was taken: ", estimated from
+// allocations sampled every 512.0 KiB · taken 2026-12-03 18:20:42 UTC"
+// (of its first process; '' when the report does not say).
+function snapshotWords(profile) {
+  const snapshot = profile.processes.find((p) => p.heap_interval !== undefined);
+  if (!snapshot) return '';
+  const how = snapshot.heap_interval === 1 ? ', exact (every allocation tracked)'
+    : ', estimated from allocations sampled every ' + formatBytes(snapshot.heap_interval);
+  const at = new Date(snapshot.taken_us / 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return how + ' \u00b7 taken ' + at;
 }
 
 // The words of the profile's kind (a CPU profile's for a kind unknown).
