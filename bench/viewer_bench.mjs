@@ -1,6 +1,7 @@
 // viewer_bench.mjs - the HTML report beside d3-flame-graph (the SVG flame
 // graph many tools embed) on the same folded stacks, in the same headless
-// Chromium: time to the first painted graph, time to zoom into a frame,
+// Chromium: time to the first painted graph, time to zoom into a frame
+// (and, stoke only, to open that frame's function in the sandwich view),
 // and file size, for profiles of 10k, 100k and 200k distinct frames
 // (tests/viewer/html_synthetic.c writes both the report and the folded text).
 // The d3-flame-graph page is self-contained too: d3's modules and the
@@ -72,7 +73,7 @@ function median(runs) {
     const v = runs.map((r) => r[key]).sort((a, b) => a - b);
     return v[Math.floor(v.length / 2)];
   };
-  return { paint: pick('paint'), zoom: pick('zoom') };
+  return { paint: pick('paint'), zoom: pick('zoom'), sandwich: pick('sandwich') };
 }
 
 async function open(file) {
@@ -92,10 +93,20 @@ async function timeStoke(file) {
     await nextFrame();
     const paint = performance.getEntriesByName('stoke:drawn')[0].startTime;
     const { tree, setState } = window.stokeReport;
+    const node = widestDescendant(tree, 3);
     const t0 = performance.now();
-    setState({ zoom: widestDescendant(tree, 3) });
+    setState({ zoom: node });
     await nextFrame();
-    return { paint, zoom: performance.now() - t0 };
+    const zoom = performance.now() - t0;
+    setState({ zoom: 0 });
+    await nextFrame();
+    // The sandwich of the same frame's function, as a table row opens it.
+    const { profile } = window.stokeReport;
+    const fn = profile.strings.at(profile.frameName[tree.frame[node]]);
+    const t1 = performance.now();
+    setState({ view: 'sandwich', fn });
+    await nextFrame();
+    return { paint, zoom, sandwich: performance.now() - t1 };
 
     function widestDescendant(t, levels) {
       let node = 0;
@@ -178,11 +189,11 @@ function foldedToTree(text) {
 function printTable(results) {
   const mb = (n) => (n / 1e6).toFixed(1) + ' MB';
   const ms = (n) => Math.round(n) + ' ms';
-  console.log('| distinct frames | folded text | stoke report | d3-flame-graph page | stoke: first paint | d3-flame-graph: first paint | stoke: zoom | d3-flame-graph: zoom |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| distinct frames | folded text | stoke report | d3-flame-graph page | stoke: first paint | d3-flame-graph: first paint | stoke: zoom | d3-flame-graph: zoom | stoke: sandwich |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     console.log('| ' + r.frames.toLocaleString('en') + ' | ' + mb(r.folded) + ' | ' + mb(r.stokeSize) + ' | ' +
       mb(r.d3Size) + ' | ' + ms(r.stoke.paint) + ' | ' + ms(r.d3.paint) + ' | ' + ms(r.stoke.zoom) + ' | ' +
-      ms(r.d3.zoom) + ' |');
+      ms(r.d3.zoom) + ' | ' + ms(r.stoke.sandwich) + ' |');
   }
 }

@@ -168,7 +168,19 @@ class StringPool {
     return previous;
   }
 
+  // The pool is sorted (by code point: the writer compares UTF-8 bytes): a
+  // binary search, then a scan for a text it missed, as JavaScript orders
+  // strings by UTF-16 unit, not code point, around characters past U+FFFF.
   indexOf(text) {
+    let lo = 0;
+    let hi = this.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = this.at(mid);
+      if (at === text) return mid;
+      if (at < text) lo = mid + 1;
+      else hi = mid - 1;
+    }
     for (let i = 0; i < this.length; i++) if (this.at(i) === text) return i;
     return -1;
   }

@@ -45,6 +45,7 @@ function callerTree(tree, calls) {
 // A node of the call tree and its copy in the callees tree have the same
 // total: two nodes merged into one copy are never one inside the other.
 function calleeTree(tree, calls) {
+  if (calls.length === 1) return subtreeTree(tree, calls[0]);
   const out = new TreeBuilder(tree, tree.frame[calls[0]]);
   const copy = new Int32Array(tree.n);
   for (const call of calls) {
@@ -58,28 +59,53 @@ function calleeTree(tree, calls) {
   return out.finish();
 }
 
+// The callees of a function called from one place: that call's subtree as
+// the call tree has it (its nodes in preorder, one slice), the call its root.
+function subtreeTree(tree, call) {
+  let end = call + 1;
+  while (end < tree.n && tree.depth[end] > tree.depth[call]) end++;
+  const n = end - call;
+  const out = {
+    n,
+    frame: tree.frame.slice(call, end),
+    parent: tree.parent.slice(call, end),
+    depth: tree.depth.slice(call, end),
+    total: tree.total.slice(call, end),
+    self: tree.self.slice(call, end),
+    tiers: tree.tiers ? tree.tiers.slice(call * NTIERS, end * NTIERS) : null,
+    whole: tree.whole,
+    childStart: new Int32Array(n + 1),
+    children: new Int32Array(Math.max(n - 1, 0)),
+  };
+  const depth0 = out.depth[0];
+  for (let i = 0; i < n; i++) {
+    out.parent[i] -= call;
+    out.depth[i] -= depth0;
+  }
+  out.parent[0] = -1;
+  if (tree.before) out.before = tree.before.slice(call, end);
+  indexChildren(out);
+  return placeTree(out);
+}
+
 // Grows a tree node by node, parents before children, adding up the
 // totals (and before and tier totals) of the call tree's nodes put in each.
+// Its shape (which node is the child of which for a frame) is transform.js's
+// GrowingTree.
 class TreeBuilder {
   constructor(source, rootFrame) {
     this.source = source;
-    this.frame = [rootFrame];
-    this.parent = [-1];
+    this.shape = new GrowingTree(1024, 0, false);
+    this.shape.frame[0] = rootFrame;
     this.depth = [0];
     this.total = [0];
     this.before = source.before ? [0] : null;
     this.tiers = source.tiers ? new Array(NTIERS).fill(0) : null;
-    this.childOf = [new Map()]; // per node: frame -> child node
   }
 
   child(parent, frame) {
-    let c = this.childOf[parent].get(frame);
-    if (c === undefined) {
-      c = this.frame.length;
-      this.childOf[parent].set(frame, c);
-      this.childOf.push(new Map());
-      this.frame.push(frame);
-      this.parent.push(parent);
+    const c = this.shape.child(parent, frame);
+    if (c === this.total.length) {
       this.depth.push(this.depth[parent] + 1);
       this.total.push(0);
       if (this.before) this.before.push(0);
@@ -99,11 +125,11 @@ class TreeBuilder {
   }
 
   finish() {
-    const n = this.frame.length;
+    const n = this.shape.count;
     const tree = {
       n,
-      frame: Int32Array.from(this.frame),
-      parent: Int32Array.from(this.parent),
+      frame: this.shape.frame.slice(0, n),
+      parent: this.shape.parent.slice(0, n),
       depth: Int32Array.from(this.depth),
       total: Float64Array.from(this.total),
       self: Float64Array.from(this.total),
