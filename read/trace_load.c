@@ -52,6 +52,8 @@
 /* NOTE records shown per trace (the agent writes a handful); the others are
  * counted in one line. */
 #define MAX_NOTES_SHOWN 10
+/* The one frame that stands for the agent's own code in a stack. */
+#define AGENT_FRAME "[stoke agent]"
 
 /* A frame of a STACK record: module id and offset (ELF virtual address). */
 struct code_address {
@@ -92,6 +94,7 @@ struct loader {
     char *exe;                    /* main executable path from PROCESS */
     int maps_seen;
     struct stoke_symbolizer *symbolizer;
+    struct stoke_u64map agent_modules;  /* module ids of the agent (libstoke*.so) */
     struct stoke_u64map thread_frames;  /* tid -> "name (tid)" frame */
     struct stoke_u64map profile_stacks; /* thread frame + stack id -> profile stack */
     struct trace_stack *stacks;   /* by trace stack id */
@@ -222,6 +225,19 @@ static int on_process(struct loader *l, struct stoke_fields *f)
 
 /* --- MAP, THREAD ---------------------------------------------------------- */
 
+/* The agent's libraries: libstoke.so, libstoke-cpu.so. */
+static int is_agent_path(const char *path)
+{
+    const char *name = base_name(path);
+    return !strncmp(name, "libstoke", 8) && strstr(name, ".so") != NULL;
+}
+
+static int is_agent_module(struct loader *l, uint64_t module)
+{
+    uint32_t unused;
+    return stoke_u64map_get(&l->agent_modules, module, &unused);
+}
+
 static int on_map(struct loader *l, struct stoke_fields *f)
 {
     struct stoke_module_desc m = {.id = stoke_field_u(f)};
@@ -240,6 +256,8 @@ static int on_map(struct loader *l, struct stoke_fields *f)
     char *p = copy_str(path, path_len);
     m.path = p;
     m.is_main = *l->exe ? strcmp(p, l->exe) == 0 : !l->maps_seen;
+    if (is_agent_path(p))
+        stoke_u64map_put(&l->agent_modules, m.id, 1);
     stoke_symbolizer_add_module(l->symbolizer, &m);
     l->maps_seen = 1;
     free(p);
@@ -299,20 +317,37 @@ static void push_frame(struct loader *l, uint32_t frame)
     l->frames[l->nframes++] = frame;
 }
 
+/* How many of addresses[0..n) (leaf first) are the agent's, from the leaf. */
+static int agent_leaf_run(struct loader *l, const struct code_address *addresses, int n)
+{
+    int run = 0;
+    while (run < n && is_agent_module(l, addresses[run].module))
+        run++;
+    return run;
+}
+
 /* Appends the frames of addresses[0..n) (leaf first) to the pool, root
  * first: walking from the outermost address, each address's inline chain
  * from its outer function in. Every address but the leaf is a return
- * address; with all_returns the leaf is one too. */
+ * address; with all_returns the leaf is one too. The agent's code shows as
+ * one AGENT_FRAME where the sample was taken in it, and not at all where
+ * it only called on (its interposed malloc calling libc's): the program's
+ * stack as it would be without stoke. */
 static void symbolize_addresses(struct loader *l, const struct code_address *addresses, int n,
                                 int all_returns)
 {
-    for (int i = n - 1; i >= 0; i--) {
+    int agent_leaf = agent_leaf_run(l, addresses, n);
+    for (int i = n - 1; i >= agent_leaf; i--) {
+        if (is_agent_module(l, addresses[i].module))
+            continue;
         const uint32_t *frames;
         size_t count = stoke_symbolize(l->symbolizer, addresses[i].module, addresses[i].offset,
                                        i > 0 || all_returns, &frames);
         for (size_t j = count; j-- > 0;)
             push_frame(l, frames[j]);
     }
+    if (agent_leaf)
+        push_frame(l, synthetic_frame(l, AGENT_FRAME, STOKE_KIND_LIBRARY));
 }
 
 static int on_stack(struct loader *l, struct stoke_fields *f)
@@ -737,6 +772,7 @@ static void free_loader(struct loader *l)
 {
     stoke_symbolizer_free(l->symbolizer);
     stoke_perfmap_free(l->jit_map);
+    stoke_u64map_free(&l->agent_modules);
     stoke_u64map_free(&l->thread_frames);
     stoke_u64map_free(&l->profile_stacks);
     free(l->stacks);

@@ -82,7 +82,7 @@ uint32_t trace_parts_advanced(struct trace_parts *t, uint64_t size)
     t->current++;
     t->next_try = t->part_bytes;
     while (t->oldest < t->current &&
-           (kept_bytes(t) + t->part_bytes > t->max_bytes ||
+           (kept_bytes(t) + 2 * t->part_bytes > t->max_bytes ||
             t->current - t->oldest >= STOKE_TRACE_PARTS))
         remove_oldest(t);
     return t->current;

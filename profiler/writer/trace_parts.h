@@ -49,8 +49,9 @@ int trace_parts_next_path(const struct trace_parts *t, char *path, size_t len);
 void trace_parts_not_started(struct trace_parts *t, uint64_t size);
 
 /* The current part was finished at size bytes and the next one started:
- * removes the oldest parts while those kept and a new share would pass the
- * bound. Returns the number of the new current part.
+ * removes the oldest parts while those kept and two shares (the new part
+ * may pass its share by a frame) would pass the bound. Returns the number
+ * of the new current part.
  * Context: writer. */
 uint32_t trace_parts_advanced(struct trace_parts *t, uint64_t size);
 

@@ -229,6 +229,8 @@ static void emit_stack(uint32_t id, const uint64_t *frames, uint32_t n, uint32_t
 
 /* --- draining ----------------------------------------------------------- */
 
+static void flush_if_full(void);
+
 static void emit_samples(pid_t tid)
 {
     if (!drain.batch.n)
@@ -247,6 +249,7 @@ static void emit_samples(pid_t tid)
     }
     records_end(&trace.recs);
     drain.batch.n = 0;
+    flush_if_full();
 }
 
 static void note_thread(struct thread_state *t)
@@ -458,6 +461,24 @@ static void start_next_part(void)
     begin_part(trace_parts_advanced(&trace.parts, finished));
 }
 
+static void rotate_if_due(void)
+{
+    if (!trace.recs.len && trace.file.fd >= 0 && trace_parts_due(&trace.parts, trace.file.size))
+        start_next_part();
+}
+
+/* Writes the records as a frame once they fill one, and goes on in the
+ * next part when this one has had its share: a part passes its share by
+ * one frame at most. Between batches only (a new part names its stacks
+ * anew). */
+static void flush_if_full(void)
+{
+    if (trace.recs.len >= trace_parts_frame_bytes(&trace.parts, FLUSH_BYTES)) {
+        flush();
+        rotate_if_due();
+    }
+}
+
 static void cycle(void)
 {
     modules_refresh();
@@ -470,11 +491,10 @@ static void cycle(void)
     poll_heap_timeline(0);
     threads_for_each(drain_thread, NULL);
     uint64_t now = monotonic_ns();
-    if (trace.recs.len >= trace_parts_frame_bytes(&trace.parts, FLUSH_BYTES) ||
-        now - trace.last_flush_ns >= flush_interval_ns(now))
+    if (now - trace.last_flush_ns >= flush_interval_ns(now))
         flush();
-    if (!trace.recs.len && trace.file.fd >= 0 && trace_parts_due(&trace.parts, trace.file.size))
-        start_next_part();
+    flush_if_full();
+    rotate_if_due();
 }
 
 struct totals {
