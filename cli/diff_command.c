@@ -1,12 +1,14 @@
 /*
- * diff_command.c - `stoke diff A B [-o OUT] [--folded] [--measure M]`: compares two
- * heap snapshots (or two CPU traces, or directories of either) as a
+ * diff_command.c - `stoke diff A B [-o OUT] [--folded] [--measure M]
+ * [--absolute | --normalised]`: compares two heap snapshots (or two CPU
+ * traces, two recordings, or a recording and folded stacks) as a
  * differential flame graph or difffolded.pl's two-column folded stacks, and
- * prints the stacks that changed most. Snapshots with JavaScript halves (or
- * two .heapsnapshot files) compare the JavaScript heap too, in a tab and
- * lines of its own. Never compares a CPU profile with a heap one, and never
- * builds or formats the diff itself: the model's diffs (model/) and the
- * writers do.
+ * prints the functions that changed most. CPU profiles compare as shares of
+ * each side's total unless --absolute; heaps as recorded unless
+ * --normalised. Snapshots with JavaScript halves (or two .heapsnapshot
+ * files) compare the JavaScript heap too, in a tab and lines of its own.
+ * Never compares a CPU profile with a heap one, and never builds or formats
+ * the diff itself: the model's diffs (model/) and the writers do.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -34,7 +36,10 @@ struct diff_options {
     const char *output; /* NULL: diff.html next to AFTER, or stdout with --folded */
     int folded;
     int measure;        /* enum stoke_heap_value, or MEASURE_UNSET */
+    int scale;          /* enum stoke_diff_scale, or SCALE_UNSET: by what is compared */
 };
+
+#define SCALE_UNSET (-1)
 
 void diff_usage(FILE *out)
 {
@@ -43,8 +48,13 @@ void diff_usage(FILE *out)
             "\n"
             "Compares two heap snapshots (what grew between them), or two CPU traces, as a\n"
             "differential flame graph: widths from AFTER, red where it grew, blue where it\n"
-            "shrank. BEFORE and AFTER are .stoke files or directories of them; for a\n"
-            "directory, its last heap snapshot (with a heap measure) or its CPU traces.\n"
+            "shrank. BEFORE and AFTER are .stoke files or directories of them (a\n"
+            "recording's); for a directory, its last heap snapshot (with a heap measure)\n"
+            "or its CPU traces. Functions are matched by module and name, processes by\n"
+            "command name and threads by name, never by address, line or pid: a program\n"
+            "rebuilt after an edit, run again, compares function by function.\n"
+            "CPU profiles are normalised: each side as shares of its own total, so a\n"
+            "shorter or longer run changes nothing but the shares that moved.\n"
             "Snapshots of node have a JavaScript half (.heapsnapshot beside the .stoke),\n"
             "compared too: by constructor, and along the dominator tree; two .heapsnapshot\n"
             "files (from stoke heap, node or DevTools) compare on their own.\n"
@@ -55,13 +65,26 @@ void diff_usage(FILE *out)
             "  -o, --output FILE   where the report goes (default: diff.html next to AFTER;\n"
             "                      with --folded, standard output)\n"
             "      --folded        write \"stack BEFORE AFTER\" lines (difffolded.pl's format)\n"
+            "      --absolute      compare the values as recorded (default for heaps)\n"
+            "      --normalised    compare each side as shares of its own total (default\n"
+            "                      for CPU profiles and folded stacks)\n"
             "      --measure M     the heap value compared: live-bytes (default for\n"
             "                      snapshots), live-objects, alloc-bytes, alloc-objects;\n"
             "                      js-shallow or js-objects compare the JavaScript heap only\n"
             "  -h, --help          show this help\n");
 }
 
-enum { OPT_FOLDED = 256, OPT_MEASURE };
+enum { OPT_FOLDED = 256, OPT_MEASURE, OPT_ABSOLUTE, OPT_NORMALISED };
+
+static int choose_scale(struct diff_options *opt, int scale)
+{
+    if (opt->scale != SCALE_UNSET && opt->scale != scale) {
+        fprintf(stderr, "stoke diff: --absolute and --normalised exclude each other; give one\n");
+        return -1;
+    }
+    opt->scale = scale;
+    return 0;
+}
 
 /* Returns -1 to go on, or the exit status to end with. */
 static int parse_options(int argc, char **argv, struct diff_options *opt)
@@ -70,10 +93,13 @@ static int parse_options(int argc, char **argv, struct diff_options *opt)
         {"output", required_argument, NULL, 'o'},
         {"folded", no_argument, NULL, OPT_FOLDED},
         {"measure", required_argument, NULL, OPT_MEASURE},
+        {"absolute", no_argument, NULL, OPT_ABSOLUTE},
+        {"normalised", no_argument, NULL, OPT_NORMALISED},
+        {"normalized", no_argument, NULL, OPT_NORMALISED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    *opt = (struct diff_options){.measure = MEASURE_UNSET};
+    *opt = (struct diff_options){.measure = MEASURE_UNSET, .scale = SCALE_UNSET};
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -86,6 +112,11 @@ static int parse_options(int argc, char **argv, struct diff_options *opt)
             break;
         case OPT_MEASURE:
             if (parse_measure_option("diff", optarg, &opt->measure))
+                return EXIT_USAGE;
+            break;
+        case OPT_ABSOLUTE:
+        case OPT_NORMALISED:
+            if (choose_scale(opt, c == OPT_ABSOLUTE ? STOKE_DIFF_ABSOLUTE : STOKE_DIFF_SHARES))
                 return EXIT_USAGE;
             break;
         case 'h':
@@ -269,18 +300,28 @@ static int write_diff_html(const struct stoke_report *diffs, const struct diff_o
     return 0;
 }
 
-static int diff_native(const struct side *a, const struct side *b, const struct comparison *c,
-                       struct diffs *d)
+/* The option's scale, else shares for CPU samples and as recorded for a
+ * heap (what grew is the question there). */
+static enum stoke_diff_scale scale_of(const struct diff_options *opt, int heap)
 {
-    const char *what = c->measure == MEASURE_UNSET ? "CPU samples" : measure_label(c->measure);
+    if (opt->scale != SCALE_UNSET)
+        return (enum stoke_diff_scale)opt->scale;
+    return heap ? STOKE_DIFF_ABSOLUTE : STOKE_DIFF_SHARES;
+}
+
+static int diff_native(const struct side *a, const struct side *b, const struct comparison *c,
+                       const struct diff_options *opt, struct diffs *d)
+{
+    int cpu = c->measure == MEASURE_UNSET;
+    const char *what = cpu ? "CPU samples" : measure_label(c->measure);
     snprintf(d->what[d->n], sizeof d->what[d->n], "%s%s", c->js ? "native heap " : "", what);
     d->profile[d->n++] = stoke_profile_diff(a->text.profile, b->text.profile,
-                                            a->text.value_index);
+                                            a->text.value_index, scale_of(opt, !cpu));
     return 0;
 }
 
 static int diff_js(const struct side *a, const struct side *b, const struct comparison *c,
-                   struct diffs *d)
+                   const struct diff_options *opt, struct diffs *d)
 {
     char err[2 * PATH_MAX];
     struct stoke_profile *before = stoke_profile_new(), *after = stoke_profile_new();
@@ -288,7 +329,7 @@ static int diff_js(const struct side *a, const struct side *b, const struct comp
     if (rc == 0) {
         snprintf(d->what[d->n], sizeof d->what[d->n], "%s", measure_label(c->js_measure));
         d->profile[d->n++] =
-            stoke_profile_diff(before, after, measure_value_index(c->js_measure));
+            stoke_profile_diff(before, after, measure_value_index(c->js_measure), scale_of(opt, 1));
     } else {
         fprintf(stderr, "stoke: %s\n", err);
     }
@@ -314,6 +355,8 @@ static int write_diffs(const struct diffs *d, const struct comparison *c,
         return rc;
     }
     int rc = write_diff_html(&report, opt);
+    for (size_t i = 0; i < d->n; i++)
+        print_sides(stderr, d->profile[i], d->what[i]);
     if (c->native)
         print_largest_changes(stderr, d->profile[0], d->what[0], LARGEST_CHANGES_SHOWN);
     if (d->js)
@@ -333,8 +376,9 @@ static int compare(struct side *a, struct side *b, const struct comparison *c,
 {
     struct diffs d = {0};
     int ok = (!c->native || (load_side(a, c->measure) == 0 && load_side(b, c->measure) == 0 &&
-                             diff_native(a, b, c, &d) == 0)) &&
-             (!c->js || (choose_js(a) == 0 && choose_js(b) == 0 && diff_js(a, b, c, &d) == 0)) &&
+                             diff_native(a, b, c, opt, &d) == 0)) &&
+             (!c->js ||
+              (choose_js(a) == 0 && choose_js(b) == 0 && diff_js(a, b, c, opt, &d) == 0)) &&
              write_diffs(&d, c, opt) == 0;
     free_diffs(&d);
     return ok ? 0 : -1;

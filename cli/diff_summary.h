@@ -1,7 +1,7 @@
 /*
  * diff_summary.h - a differential profile (stoke_profile_diff) on the
- * terminal: the stacks whose value changed most, as stoke diff and the
- * report of a load's growth print them.
+ * terminal: its two sides, and the functions whose own value changed most,
+ * each once, as stoke diff and the report of a load's growth print them.
  */
 #ifndef STOKE_CLI_DIFF_SUMMARY_H
 #define STOKE_CLI_DIFF_SUMMARY_H
@@ -11,9 +11,17 @@
 
 #include "profile.h"
 
-/* The count stacks of diff whose value changed most (either way), each as
- * its change and leaf function, under a line naming what (the measure). */
+/* The count functions of diff whose own value (of the stacks whose leaf
+ * code is in them, inlined code counted in the function it was inlined
+ * into) changed most, either way, each once however many stacks end in
+ * it: its change, before -> after and the share of each side's total,
+ * under a line naming what (the measure) and how the sides were scaled
+ * (diff->diff.shares: the change in points of share). */
 void print_largest_changes(FILE *out, const struct stoke_profile *diff, const char *what,
                            size_t count);
+
+/* One line on diff's two sides: each one's total of what as recorded and
+ * its processes, and whether they are compared as shares or as recorded. */
+void print_sides(FILE *out, const struct stoke_profile *diff, const char *what);
 
 #endif

@@ -72,7 +72,7 @@ struct stoke_profile *load_heap_growth(const struct recording *r, size_t value_i
         after = load_heap_timeline(r, err, errlen);
         stoke_heap_live_at(before, from - 1);
         stoke_heap_live_at(after, until - 1);
-        diff = stoke_profile_diff(before, after, value_index);
+        diff = stoke_profile_diff(before, after, value_index, STOKE_DIFF_ABSOLUTE);
         char span[128];
         describe_time_window(before, from, until, span, sizeof span);
         fprintf(stderr, "stoke: the live heap grew by %" PRId64 " %s from %s\n",

@@ -145,7 +145,8 @@ static void load_growth(struct profiles *p, const struct load_marks *marks)
     const struct heap_view *end = native_view_named(p, marks->end_snapshot);
     if (!start || !end)
         return;
-    p->grew_native = stoke_profile_diff(start->profile, end->profile, STOKE_HEAP_LIVE_BYTES);
+    p->grew_native = stoke_profile_diff(start->profile, end->profile, STOKE_HEAP_LIVE_BYTES,
+                                        STOKE_DIFF_ABSOLUTE);
     const char *js_start = start->snapshot->js_path, *js_end = end->snapshot->js_path;
     if (!js_start || !js_end)
         return;
@@ -153,7 +154,8 @@ static void load_growth(struct profiles *p, const struct load_marks *marks)
     struct stoke_profile *before = stoke_profile_new(), *after = stoke_profile_new();
     if (stoke_js_heap_compare(js_start, js_end, before, after, &p->grew_js_classes, err,
                               sizeof err) == 0)
-        p->grew_js = stoke_profile_diff(before, after, STOKE_JS_HEAP_SHALLOW_BYTES);
+        p->grew_js =
+            stoke_profile_diff(before, after, STOKE_JS_HEAP_SHALLOW_BYTES, STOKE_DIFF_ABSOLUTE);
     else
         fprintf(stderr, "stoke: %s\n", err);
     stoke_profile_free(before);

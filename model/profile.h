@@ -174,6 +174,16 @@ struct stoke_heap_timeline {
     size_t nchanges, changes_cap;
 };
 
+/* How a differential profile (profile_diff.h) was made from its two sides,
+ * before (0) and after (1); all zero in any other profile. */
+struct stoke_diff_sides {
+    int shares;          /* 1: the side of the smaller total was scaled to the
+                          * other's, so values compare as shares of each
+                          * side's own total; 0: as recorded */
+    int64_t total[2];    /* each side's total as recorded */
+    size_t nprocs[2];    /* procs[0 .. nprocs[0]) are before's, the rest after's */
+};
+
 struct stoke_profile {
     int kind;                    /* enum stoke_profile_kind */
     /* value types, e.g. {"samples","count"}; nvalues >= 1 */
@@ -200,6 +210,7 @@ struct stoke_profile {
 
     struct stoke_sample_list samples; /* CPU profiles read from traces */
     struct stoke_heap_timeline heap_timeline;
+    struct stoke_diff_sides diff;
 
     void *impl;                  /* interning tables, string arena */
 };

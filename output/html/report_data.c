@@ -201,6 +201,14 @@ static void write_tab_header(FILE *out, const struct stoke_report_tab *tab)
     fputs("]", out);
 }
 
+/* How a differential tab's two sides compare (struct stoke_diff_sides). */
+static void write_sides(FILE *out, const struct stoke_diff_sides *d)
+{
+    fprintf(out, ",\n\"sides\":{\"shares\":%d,\"total\":[%" PRId64 ",%" PRId64
+                 "],\"processes\":[%zu,%zu]}",
+            d->shares, d->total[0], d->total[1], d->nprocs[0], d->nprocs[1]);
+}
+
 static void write_processes(FILE *out, const struct stoke_profile *p)
 {
     fputs(",\n\"processes\":[", out);
@@ -244,6 +252,8 @@ static int write_tab(FILE *out, const struct stoke_report_tab *tab, const uint32
     if (call_tree_build(&tree, tab->profile) < 0)
         return -1;
     write_tab_header(out, tab);
+    if (is_differential(tab))
+        write_sides(out, &tab->profile->diff);
     write_processes(out, tab->profile);
     int rc = timeline_data_write(out, tab->profile, &tree, grid);
     write_tree(out, &tree, frame_map);

@@ -14,6 +14,8 @@
  *    "marks":[{"name":"load start","at_us":N}, ...],  (us since the epoch)
  *    "tabs":[{"name":"CPU", "kind":"cpu", "differential":0, "period_ns":N,
  *             "values":[{"name":"samples","unit":"count"}, ...],
+ *             "sides":{"shares":1,"total":[N,N],"processes":[N,N]},  (differential
+ *                                 tabs only: struct stoke_diff_sides)
  *             "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],
  *             "timeline":{...},  (CPU tabs read from traces, and the live heap over
                                  time of a --heap recording: timeline_data.h)
@@ -31,7 +33,9 @@
  * friends) or "js_heap" (a V8 heap snapshot, js_heap_profile.h); a
  * differential tab has the kind of the profiles it compares.
  * "differential":1 only on a tab with at least two values: value 0 is
- * before, value 1 after.
+ * before, value 1 after; its "sides" say whether they were scaled to
+ * shares of each side's total, each side's total as recorded and how many
+ * of the processes (before's first) are each side's.
  */
 #ifndef STOKE_REPORT_DATA_H
 #define STOKE_REPORT_DATA_H

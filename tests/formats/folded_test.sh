@@ -113,11 +113,15 @@ check "--measure on folded stacks says why" err_has "needs a heap snapshot"
 # --- diff ------------------------------------------------------------------
 printf 'main;a 10\nmain;b 5\n' >before.folded
 printf 'main;a 4\nmain;c 7 \n' >after.folded
-run diff before.folded after.folded --folded
+run diff before.folded after.folded --folded --absolute
 check "diff of folded stacks exits 0" status_is 0
 check "diff of folded stacks: before and after per stack" out_is "main;a 10 4
 main;b 5 0
 main;c 0 7"
+run diff before.folded after.folded --folded
+check "diff of folded stacks, normalised: after (11) scaled to before's 15" out_is "main;a 10 5
+main;b 5 0
+main;c 0 10"
 run diff before.folded after.folded -o diff.html
 check "diff HTML exits 0" status_is 0
 check "diff HTML written" test -s diff.html

@@ -26,7 +26,7 @@ static FILE *sink(void)
 
 static void write_differential(const struct stoke_profile *p)
 {
-    struct stoke_profile *diff = stoke_profile_diff(p, p, 0);
+    struct stoke_profile *diff = stoke_profile_diff(p, p, 0, STOKE_DIFF_SHARES);
     const struct stoke_report_tab tabs[] = {{"profile", p, 0}, {"diff", diff, 1}};
     const struct stoke_report r = {.tabs = tabs, .ntabs = 2, .title = "fuzz"};
     stoke_output_formats[STOKE_OUTPUT_FOLDED].write(sink(), &r);

@@ -140,8 +140,9 @@ demo;main;run;leak_a 1048576 2097152'
     check "diff HTML next to AFTER" test -s diff.html
     check "diff HTML is differential" sh -c \
         "python3 '$viewer_tools/html_to_folded.py' diff.html --tabs | grep -q '(differential)'"
-    check "diff summary: growth in KiB/MiB" grep -q '^ *+1.0 MiB  leak_a$' err
-    check "diff summary: shrink" grep -q '^ *-100 B  early_e$' err
+    check "diff summary: growth in KiB/MiB" grep -q '^ *+1.0 MiB  1.0 MiB -> 2.0 MiB (.*)  leak_a$' err
+    check "diff summary: shrink" grep -q '^ *-100 B  100 B -> 0 B (.*)  early_e$' err
+    check "diff summary: heaps compare as recorded" grep -q 'compared as recorded$' err
     run diff rec/demo.4242.stoke rec/demo.4242.stoke --folded
     check "diff of CPU traces exits 0" status_is 0
     check "diff of CPU traces: equal counts" test "$(awk '$(NF-1) != $NF' out | wc -l)" -eq 0

@@ -138,7 +138,7 @@ static void test_no_mixing(void)
 static void test_diff(void)
 {
     struct stoke_profile *a = load_one(snap1), *b = load_one(snap2);
-    struct stoke_profile *d = stoke_profile_diff(a, b, STOKE_HEAP_LIVE_BYTES);
+    struct stoke_profile *d = stoke_profile_diff(a, b, STOKE_HEAP_LIVE_BYTES, STOKE_DIFF_ABSOLUTE);
     CHECK(d->nvalues == 2);
     CHECK_STR(d->value_names[0], "before");
     CHECK_STR(d->value_names[1], "after");
@@ -153,7 +153,7 @@ static void test_diff(void)
                     "demo;main;run;leak_a 1048576 2097152\n");
     free(text);
     stoke_profile_free(d);
-    d = stoke_profile_diff(a, b, STOKE_HEAP_ALLOC_OBJECTS);
+    d = stoke_profile_diff(a, b, STOKE_HEAP_ALLOC_OBJECTS, STOKE_DIFF_ABSOLUTE);
     text = folded_text(d, 0, 1);
     CHECK_STR(text, "demo;main;early_e 1 0\n"
                     "demo;main;keep_c 30 30\n"

@@ -517,7 +517,7 @@ static void test_diff(void)
     CHECK_STR(d->classes[2].name, "Gone");
     CHECK(d->classes[2].deleted_bytes == 16 && d->classes[2].count[1] == 0);
 
-    struct stoke_profile *diff = stoke_profile_diff(pb, pa, STOKE_JS_HEAP_SHALLOW_BYTES);
+    struct stoke_profile *diff = stoke_profile_diff(pb, pa, STOKE_JS_HEAP_SHALLOW_BYTES, STOKE_DIFF_ABSOLUTE);
     char *text = folded_text(diff, 0, 1);
     CHECK_STR(text, "JS heap;Gone 16 0\nJS heap;Item 16 24\nJS heap;New 0 4\n");
     free(text);

@@ -240,10 +240,10 @@ async function checkDiff(page, beforeStacks, afterStacks) {
   }
   await page.screenshot({ path: shot('diff') });
   await withTable(page, async (rows) => {
-    check.equal(rows[0], 'Constructor|Defined at|Shallow|Shallow %|Retained|Retained %|Retained before|Change',
+    check.equal(rows[0], 'Constructor|Defined at|Shallow|Shallow %|Retained|Retained %|Retained before|Retained before %|Change',
                 'diff table columns');
     const row = rowOf(rows, 'Leak');
-    check.equal([row[4], row[6], row[7]].join('|'), [bytesText(after.total), '0 B', '+' + bytesText(after.total) + ' (new)'].join('|'),
+    check.equal([row[4], row[6], row[8]].join('|'), [bytesText(after.total), '0 B', '+' + bytesText(after.total) + ' (new)'].join('|'),
                 'Leak: retained after, before and the change');
     check.that(await tableFits(page), 'the diff table fits its panel');
     await page.screenshot({ path: shot('diff-table') });

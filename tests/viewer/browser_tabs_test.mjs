@@ -120,10 +120,12 @@ async function checkDiff(page) {
   check.equal(await tabNoteOf(page), 'Native heap (malloc and friends): the change between two snapshots by ' +
               'allocation stack; width = after, red grew, blue shrank', 'diff note');
   check.equal(await page.textContent('#summary'),
-              'after 41.5 MiB \u00b7 before 36.0 MiB \u00b7 change +5.5 MiB (+15.3%) \u00b7 1 process', 'diff summary');
-  check.equal(await page.textContent('#legend'), 'grewshrankunchanged', 'diff legend');
+              'after 41.5 MiB (1 process) \u00b7 before 36.0 MiB (1 process) \u00b7 change +5.5 MiB (+15.3%) \u00b7 ' +
+              'as recorded', 'diff summary');
+  check.equal(await page.textContent('#legend'), 'grew (full: +10.0 MiB)shrank (full: -10.0 MiB)unchanged',
+              'diff legend, with what full red and blue stand for');
   await expectTooltip(page, 'main', ['Before36.0 MiB', 'After41.5 MiB', 'Change+5.5 MiB (+15.3%)',
-                                     'Gone1 frame only in before (2.0 MiB)']);
+                                     'Share100.0% \u2192 100.0% (0.0 pts)', 'Gone1 frame only in before (2.0 MiB)']);
   await expectTooltip(page, 'make_buffer', ['Before4.0 MiB', 'After1.0 MiB', 'Change-3.0 MiB (-75.0%)']);
   await expectTooltip(page, 'new_path', ['Before0 B', 'After512.0 KiB', 'Change+512.0 KiB (new)']);
   await expectTooltip(page, 'load_config', ['Change0 B (unchanged)']);
@@ -148,10 +150,10 @@ async function checkDiffTable(page) {
   await page.keyboard.press('t');
   const rows = await page.$$eval('table.functions tr', (trs) => trs.map((tr) =>
     [...tr.children].map((c) => c.textContent).join('|')));
-  check.equal(rows[0], 'Function|Module|Self|Self %|Total|Total %|Before|Change', 'diff table columns');
-  check.that(rows.includes('cache_put|server|0 B|0.0%|30.0 MiB|72.3%|20.0 MiB|+10.0 MiB (+50.0%)'),
+  check.equal(rows[0], 'Function|Module|Self|Self %|Total|Total %|Before|Before %|Change', 'diff table columns');
+  check.that(rows.includes('cache_put|server|0 B|0.0%|30.0 MiB|72.3%|20.0 MiB|55.6%|+10.0 MiB (+50.0%)'),
              'diff table: cache_put row in ' + JSON.stringify(rows));
-  check.that(rows.includes('warmup|server|0 B|0.0%|0 B|0.0%|2.0 MiB|-2.0 MiB (-100.0%)'),
+  check.that(rows.includes('warmup|server|0 B|0.0%|0 B|0.0%|2.0 MiB|5.56%|-2.0 MiB (-100.0%)'),
              'diff table: warmup, only before, in ' + JSON.stringify(rows));
   await page.screenshot({ path: path.join(outDir, 'tabs-diff-table.png') });
   await page.keyboard.press('f');

@@ -212,7 +212,7 @@ function coloringOf(app) {
   const { colorings } = frameView;
   const mode = profile.differential ? 'diff' : app.state.color;
   if (!colorings[mode]) {
-    if (mode === 'diff') colorings[mode] = new DiffColoring(app.palette, app.tree); // one tree
+    if (mode === 'diff') colorings[mode] = new DiffColoring(app.palette, app.tree, app.measure, profile.sides); // one tree
     else if (mode === 'name') colorings[mode] = new NameColoring(app.palette, profile);
     else colorings[mode] = new KindColoring(app.palette, profile, frameView.shape);
   }
@@ -268,7 +268,8 @@ function showTable(app, frameView) {
     functions.sort = sort;
   }
   app.table.show({
-    rows: functions.rows, profile: app.profile, measure: app.measure, whole: app.tree.whole, sort,
+    rows: functions.rows, profile: app.profile, measure: app.measure, whole: app.tree.whole,
+    wholeBefore: app.tree.before ? app.tree.before[ROOT] : 0, sort,
     matcher: app.matcher && !app.matcher.error ? app.matcher : null, differential: Boolean(app.tree.before),
     tiered: Boolean(app.tree.tiers),
   });

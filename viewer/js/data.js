@@ -212,6 +212,8 @@ function decodeTab(report, index) {
     periodNs: raw.period_ns,       // ns one sample stands for, 0 if none
     processes: raw.processes,      // [{pid, comm, samples, lost, duration_us, kept_from_us?,
                                    //   heap_interval?, taken_us? (a heap snapshot's)}]
+    sides: raw.sides || null,      // a differential tab's: { shares, total: [before, after] as
+                                   // recorded, processes: [before's, after's] }
     strings: report.strings,       // shared by all tabs, as the frames are
     frameName: frames.name,
     frameModule: frames.module,

@@ -13,13 +13,14 @@ function summaryText(app) {
   if (profile.differential) {
     const before = tree.before[ROOT];
     const named = measure.label === 'after' ? '' : measure.label + ': ';
-    parts.push(named + 'after ' + measure.format(total), 'before ' + measure.format(before),
-               'change ' + formatChange(before, total, measure.format));
+    parts.push(named + sideText(profile, measure, DIFF_AFTER, total), sideText(profile, measure, DIFF_BEFORE, before));
+    if (!(profile.sides && profile.sides.shares)) parts.push('change ' + formatChange(before, total, measure.format));
+    parts.push(sidesScaleText(profile.sides));
   } else {
     parts.push(measure.amount(total));
     if (measure.time) parts.push(measure.time(total));
   }
-  const procs = profile.kind === 'js_heap' ? 0 : profile.processes.length; // a JS heap's are its snapshots
+  const procs = profile.kind === 'js_heap' || profile.sides ? 0 : profile.processes.length; // a JS heap's are its snapshots; a diff's sides say theirs
   if (procs > 0) parts.push(procs + (procs === 1 ? ' process' : ' processes'));
   const lost = profile.processes.reduce((sum, p) => sum + p.lost, 0);
   if (lost > 0) parts.push(formatCount(lost) + ' lost');

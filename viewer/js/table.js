@@ -1,7 +1,7 @@
 // table.js - the function table: one row per function (per constructor
 // group in a JavaScript heap) with its module (where it was defined), self
 // and total (shallow and retained; and their share of the whole; before
-// and change in a differential tab; the share of each V8 tier where frames
+// its share of before and change in a differential tab; the share of each V8 tier where frames
 // have tiers), sorted by the column header picked, filtered by the
 // search, the heaviest rows only. A row opens that function's sandwich.
 // Builds its cells with textContent only.
@@ -16,7 +16,8 @@ class FunctionTable {
     this.onPick = onPick;
   }
 
-  // view: { rows (sorted), profile, measure, whole, sort, matcher, differential, tiered }
+  // view: { rows (sorted), profile, measure, whole, wholeBefore (a differential
+  // tab's total before), sort, matcher, differential, tiered }
   show(view) {
     const shown = [];
     let matching = 0;
@@ -51,6 +52,7 @@ class FunctionTable {
     ];
     if (view.differential) {
       cols.push({ key: null, label: names.before, cell: (r) => view.measure.format(r.before), num: true },
+                { key: null, label: names.before + ' %', cell: (r) => formatPercent(r.before, view.wholeBefore), num: true },
                 { key: 'change', label: 'Change', cell: (r) => formatChange(r.before, r.total, view.measure.format), num: true });
     }
     if (view.tiered) cols.push({ key: null, label: 'V8 tiers', cell: (r) => (r.tiers ? tierMixText(r.tiers, 0) : '') });
