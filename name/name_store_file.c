@@ -274,8 +274,10 @@ static void decode_build(struct in *in, const struct strings *t, struct stoke_na
     }
 }
 
-/* Decodes into a store of its own, so that s gains nothing of damage. */
-static int decode(const uint8_t *data, size_t len, struct stoke_name_store *s)
+/* Decodes into a store of its own, so that s gains nothing of damage.
+ * newer: of a later minor version, which may append content after the
+ * builds. */
+static int decode(const uint8_t *data, size_t len, int newer, struct stoke_name_store *s)
 {
     struct in in = {data, data + len, 0};
     struct strings t = {0};
@@ -285,7 +287,7 @@ static int decode(const uint8_t *data, size_t len, struct stoke_name_store *s)
         for (uint64_t b = 0; b < nbuilds && !in.bad; b++)
             decode_build(&in, &t, read);
     }
-    int ok = !in.bad && in.p == in.end;
+    int ok = !in.bad && (in.p == in.end || newer);
     for (size_t i = 0; ok && i < stoke_name_store_count(read); i++) {
         size_t build, n;
         uint64_t addr;
@@ -299,6 +301,11 @@ static int decode(const uint8_t *data, size_t len, struct stoke_name_store *s)
     stoke_name_store_free(read);
     free_strings(&t);
     return ok ? 0 : -1;
+}
+
+static unsigned minor_version(const uint8_t *file)
+{
+    return file[10] | (unsigned)file[11] << 8;
 }
 
 static int check_header(const uint8_t *file, size_t size, char *why, size_t len)
@@ -316,8 +323,8 @@ static int check_header(const uint8_t *file, size_t size, char *why, size_t len)
     return 0;
 }
 
-static int decompress_and_decode(const uint8_t *frame, size_t size, struct stoke_name_store *s,
-                                 char *why, size_t len)
+static int decompress_and_decode(const uint8_t *frame, size_t size, int newer,
+                                 struct stoke_name_store *s, char *why, size_t len)
 {
     unsigned long long content = ZSTD_getFrameContentSize(frame, size);
     if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN ||
@@ -331,7 +338,7 @@ static int decompress_and_decode(const uint8_t *frame, size_t size, struct stoke
     if (ZSTD_isError(got) || got != content)
         snprintf(why, len, "is damaged (%s)", ZSTD_isError(got) ? ZSTD_getErrorName(got)
                                                                  : "shorter than it says");
-    else if ((rc = decode(data, got, s)) != 0)
+    else if ((rc = decode(data, got, newer, s)) != 0)
         snprintf(why, len, "is damaged (its names do not decode)");
     free(data);
     return rc;
@@ -370,7 +377,8 @@ int stoke_name_store_read(const char *path, struct stoke_name_store *s, char *wh
     uint8_t *file = read_file(fd, &size, why, len);
     close(fd);
     int rc = file && check_header(file, size, why, len) == 0
-                 ? decompress_and_decode(file + HEADER_LEN, size - HEADER_LEN, s, why, len)
+                 ? decompress_and_decode(file + HEADER_LEN, size - HEADER_LEN,
+                                         minor_version(file) > MINOR, s, why, len)
                  : -1;
     free(file);
     return rc;

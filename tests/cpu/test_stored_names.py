@@ -113,6 +113,11 @@ def rebuilt():
     _, moved = build(work, added_line=True)
     expect(all(moved[f] == defined[f] + 1 for f in FUNCTIONS), "the rebuild moved no line")
     expect_same_report(rec, before, "after a rebuild at the same path")
+    html = os.path.join(work, "report.html")
+    result = run([STOKE, "report", rec, "-o", html])
+    with open(html, encoding="utf-8") as f:
+        expect(result.returncode == 0 and STORED_SAID in f.read(),
+               "the HTML report does not say that stored names were used", describe(result))
 
 
 def moved_and_copied():
