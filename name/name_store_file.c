@@ -315,12 +315,12 @@ static int check_header(const uint8_t *file, size_t size, char *why, size_t len)
         return -1;
     }
     unsigned major = file[8] | (unsigned)file[9] << 8;
-    if (major != MAJOR) {
+    if (major > MAJOR)
         snprintf(why, len, "is a name store of version %u, which this stoke cannot read; "
                  "upgrade stoke", major);
-        return -1;
-    }
-    return 0;
+    else if (major < MAJOR)
+        snprintf(why, len, "is damaged (its header names version %u)", major);
+    return major == MAJOR ? 0 : -1;
 }
 
 static int decompress_and_decode(const uint8_t *frame, size_t size, int newer,
