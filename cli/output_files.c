@@ -17,6 +17,7 @@
 #include "load_output.h"
 #include "load_marks.h"
 #include "outputs.h"
+#include "recording_names.h"
 #include "traces.h"
 
 /* A window stoke record --push could not send: push-FROM-UNTIL.pb.gz. */
@@ -32,6 +33,7 @@ int is_output_file_name(const char *name)
     return is_trace_name(name) || is_js_heap_snapshot_name(name) ||
            !strcmp(name, stoke_output_formats[STOKE_OUTPUT_HTML].file_name) ||
            !strcmp(name, LOAD_OUTPUT_FILE) || !strcmp(name, LOAD_MARKS_FILE) ||
+           !strcmp(name, STOKE_RECORDING_NAMES_FILE) ||
            is_kept_window_name(name);
 }
 

@@ -24,7 +24,8 @@ struct output_files {
 
 /* 1 when name is one stoke record writes: a trace (*.stoke), node's
  * heap snapshot (*.heapsnapshot), the report, the load command's output and
- * marks, or a window stoke record --push could not send. */
+ * marks, the names stored with the recording, or a window stoke record
+ * --push could not send. */
 int is_output_file_name(const char *name);
 
 /* Lists the regular files (not links) with such names in the directory

@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "elf_check.h"
 #include "stoke_agent_env.h"
+#include "keep_names.h"
 #include "launch.h"
 #include "left_running.h"
 #include "load_output.h"
@@ -511,15 +512,21 @@ static void explain_missing_traces(const char *dir, int warned_unprofilable)
                         "the agent started, or cleared its environment\n", dir);
 }
 
-/* --collect-only: tells where the traces are; reads none of them. */
+/* --collect-only: stores the traces' names while their binaries are
+ * there, and tells where the traces are. */
 static enum run_report point_to_traces(const struct launched *child, int warned_unprofilable)
 {
     const char *dir = child->output_dir;
+    struct recording r;
+    char err[PATH_MAX + 256];
     int count = count_run_traces(dir, &child->earlier);
     if (count <= 0) {
         explain_missing_traces(dir, warned_unprofilable);
         return REPORT_FAILED;
     }
+    if (find_run_traces(dir, &child->earlier, &r, err, sizeof err) > 0)
+        keep_recording_names(&r); /* else stoke report will say what it cannot read */
+    free_recording(&r);
     fprintf(stderr, "stoke: %d trace%s in %s/; make the report with: stoke report %s\n", count,
             count == 1 ? "" : "s", dir, dir);
     return REPORT_WRITTEN;

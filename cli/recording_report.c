@@ -26,6 +26,7 @@
 #include "measure.h"
 #include "outputs.h"
 #include "profile_diff.h"
+#include "recording_names.h"
 #include "stoke_format.h"
 
 #define LARGEST_STACKS_SHOWN 5
@@ -297,10 +298,12 @@ static int write_report(const struct profiles *p, const char *load_output,
     size_t ntabs = (p->cpu != NULL) + (p->cpu_merged != NULL) + (p->grew_native != NULL) +
                    (p->grew_window != NULL) + (p->grew_range != NULL) +
                    (p->grew_js != NULL) + p->nheap;
-    const struct stoke_report_note note = {"Load command output", load_output};
-    int rc = ntabs == 1 && !load_output && !p->nheap && !marks
+    const struct stoke_report_note note = load_output
+        ? (struct stoke_report_note){"Load command output", load_output}
+        : (struct stoke_report_note){"Names", stoke_recording_names_note()};
+    int rc = ntabs == 1 && !note.text && !p->nheap && !marks
                  ? write_profile_file(STOKE_OUTPUT_HTML, p->cpu, 0, path, err, sizeof err)
-                 : write_tabs(p, ntabs, load_output ? &note : NULL, marks, path, err, sizeof err);
+                 : write_tabs(p, ntabs, note.text ? &note : NULL, marks, path, err, sizeof err);
     if (rc)
         fprintf(stderr, "stoke: %s\n", err);
     return rc;

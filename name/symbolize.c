@@ -3,9 +3,12 @@
  *
  * Owns: the module table (MAP ids -> ELF objects keyed on path + build-id),
  * the build-id check, module kinds, the per-address cache, names for what
- * cannot be named, and JIT names from perf map files.
- * Never: parses ELF or DWARF itself (debuginfo.c), or prints more than one
- * warning per module.
+ * cannot be named, JIT names from perf map files, and which of the
+ * recording's stored names (name_store.h) stand in for a file that is gone
+ * or changed, and which names of a file the store gains.
+ * Never: parses ELF or DWARF itself (debuginfo.c), prints more than one
+ * warning per module, or names an address from a store when the module's
+ * own file (its build-id matching) can.
  */
 #include "symbolize.h"
 
@@ -19,6 +22,7 @@
 #include "demangler.h"
 #include "hash.h"
 #include "jit_frame.h"
+#include "name_store.h"
 #include "perfmap.h"
 #include "process_perfmap.h"
 #include "regular_file.h"
@@ -41,6 +45,8 @@ struct elf_object {
     const char *build_id_hex; /* interned in the profile, "" when unknown */
     uint8_t kind;
     enum object_state state;
+    const char *problem;      /* why its file is unusable; NULL: nothing to tell */
+    int warned;               /* the problem was told */
     struct stoke_debuginfo *debuginfo;
     int has_bias;
     uint64_t bias;            /* of its first mapping: where a perf map sees it */
@@ -70,6 +76,8 @@ struct stoke_symbolizer {
     struct stoke_perfmap *trace_map; /* the trace's own, or NULL */
     char *cwd;
     struct stoke_jit_context jit;
+    struct stoke_name_store *names; /* the recording's, or NULL */
+    char *names_why;                /* the first file stored names stood in for, and why */
 };
 
 /* Pseudo object indices for addresses outside any module. */
@@ -103,6 +111,16 @@ void stoke_symbolizer_set_jit_map(struct stoke_symbolizer *s, struct stoke_perfm
     s->trace_map = map;
 }
 
+void stoke_symbolizer_set_names(struct stoke_symbolizer *s, struct stoke_name_store *names)
+{
+    s->names = names;
+}
+
+const char *stoke_symbolizer_names_used(const struct stoke_symbolizer *s)
+{
+    return s->names_why;
+}
+
 void stoke_symbolizer_free(struct stoke_symbolizer *s)
 {
     if (!s)
@@ -118,6 +136,7 @@ void stoke_symbolizer_free(struct stoke_symbolizer *s)
     stoke_perfmap_free(s->perfmap);
     stoke_perfmap_free(s->trace_map);
     free(s->cwd);
+    free(s->names_why);
     free(s->trace_path);
     free(s);
 }
@@ -244,26 +263,26 @@ static void warn_partial_use(const struct stoke_symbolizer *s, const struct elf_
 }
 
 /* Opens the object's file the first time it is needed. The vDSO comes from
- * this process; a vDSO of another kernel is left unnamed without a warning. */
+ * this process; a vDSO of another kernel is left unnamed without a warning.
+ * Why a file is unusable is told only once an address must go unnamed for
+ * it (stored names may stand in). */
 static void open_object(struct stoke_symbolizer *s, struct elf_object *o)
 {
     int vdso = stoke_is_vdso_path(o->path);
     int fd = vdso ? stoke_vdso_open() : stoke_open_regular(o->path);
+    int quiet = vdso || !*o->path;
     o->state = OBJECT_UNUSABLE;
     if (fd < 0) {
-        if (!vdso && *o->path)
-            warn_object(s, o, errno == EINVAL ? "is not a regular file" : "cannot be read");
+        o->problem = quiet ? NULL : errno == EINVAL ? "is not a regular file" : "cannot be read";
         return;
     }
     o->debuginfo = stoke_debuginfo_open(o->module_name, o->path, fd);
     if (!o->debuginfo) {
-        if (!vdso && *o->path)
-            warn_object(s, o, "cannot be read");
+        o->problem = quiet ? NULL : "cannot be read";
         return;
     }
     if (!build_id_matches(o)) {
-        if (!vdso)
-            warn_object(s, o, "changed since the run (build-id differs)");
+        o->problem = vdso ? NULL : "changed since the run (build-id differs)";
         stoke_debuginfo_close(o->debuginfo);
         o->debuginfo = NULL;
         return;
@@ -333,21 +352,54 @@ static void emit_jit(struct stoke_symbolizer *s, const char *name, const char *m
     emit_frame(s, &f);
 }
 
+/* Stored names stood in for o's file: the first time, keeps what to say. */
+static void note_stored_use(struct stoke_symbolizer *s, const struct elf_object *o)
+{
+    if (s->names_why || !o->problem)
+        return;
+    size_t len = strlen(o->path) + strlen(o->problem) + 2;
+    s->names_why = stoke_xmalloc(len);
+    snprintf(s->names_why, len, "%s %s", o->path, o->problem);
+}
+
+/* The functions at code in o, from its file when it is the run's build,
+ * else from the recording's stored names; the names a file gives are
+ * stored. An address neither names is told about once per object. */
+static size_t lookup_code(struct stoke_symbolizer *s, struct elf_object *o, uint64_t code,
+                          struct stoke_debuginfo_frame *found)
+{
+    if (o->state == OBJECT_UNOPENED)
+        open_object(s, o);
+    if (o->state == OBJECT_READY) {
+        size_t n = stoke_debuginfo_lookup(o->debuginfo, code, found, MAX_INLINE_DEPTH);
+        if (s->names)
+            stoke_name_store_add(s->names, o->build_id, o->build_id_len, code, found, n);
+        return n;
+    }
+    int stored = s->names ? stoke_name_store_find(s->names, o->build_id, o->build_id_len, code,
+                                                  found, MAX_INLINE_DEPTH)
+                          : -1;
+    if (stored >= 0) {
+        note_stored_use(s, o);
+        return (size_t)stored;
+    }
+    if (o->problem && !o->warned)
+        warn_object(s, o, o->problem);
+    o->warned = 1;
+    return 0;
+}
+
 static void name_in_object(struct stoke_symbolizer *s, struct elf_object *o, uint64_t offset,
                            int is_return)
 {
     struct stoke_debuginfo_frame found[MAX_INLINE_DEPTH];
-    size_t n = 0;
     uint64_t code = offset - (is_return && offset > 0);
     const char *named_by_runtime = o->has_bias ? jit_name(s, o->bias + code, 0) : NULL;
     if (named_by_runtime) { /* a runtime's code in its own file: V8's builtins */
         emit_jit(s, named_by_runtime, o->module_name, o->build_id_hex);
         return;
     }
-    if (o->state == OBJECT_UNOPENED)
-        open_object(s, o);
-    if (o->state == OBJECT_READY)
-        n = stoke_debuginfo_lookup(o->debuginfo, code, found, MAX_INLINE_DEPTH);
+    size_t n = lookup_code(s, o, code, found);
     for (size_t i = 0; i < n; i++) {
         if (found[i].name)
             emit_named(s, o, &found[i], i + 1 < n);

@@ -3,7 +3,10 @@
  * frames of the profile, the inline chain expanded.
  *
  * Modules are keyed on build-id + path: a file on disk whose build-id is not
- * the one the trace recorded is reported once and not used. Each distinct
+ * the one the trace recorded is never used. The recording's stored names
+ * (name_store.h), keyed by build-id too, stand in for such a file, or one
+ * that is gone; what a file does name is added to them. A module neither
+ * names is reported once. Each distinct
  * (module, offset) is resolved once. Whatever cannot be named stays visible
  * as "module+0xoffset" (or "[unknown]+0xaddress"), kind UNKNOWN.
  *
@@ -15,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "jit_frame.h"
+#include "name_store.h"
 #include "perfmap.h"
 #include "profile.h"
 
@@ -36,6 +40,15 @@ void stoke_symbolizer_set_process(struct stoke_symbolizer *s,
  * unnamed (a stripped libnode's builtins); a perf map file is read only
  * for what it does not name. */
 void stoke_symbolizer_set_jit_map(struct stoke_symbolizer *s, struct stoke_perfmap *map);
+
+/* The names stored with the recording (s does not own them): they name
+ * what a module's file cannot, and gain what it names. */
+void stoke_symbolizer_set_names(struct stoke_symbolizer *s, struct stoke_name_store *names);
+
+/* When stored names stood in for a file: the first such file and why it
+ * could not be used ("/srv/app changed since the run (build-id
+ * differs)"), valid as long as s; else NULL. */
+const char *stoke_symbolizer_names_used(const struct stoke_symbolizer *s);
 
 /* A module from a MAP record. */
 struct stoke_module_desc {

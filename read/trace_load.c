@@ -31,6 +31,7 @@
 #include "heap_record.h"
 #include "perfmap.h"
 #include "reader.h"
+#include "recording_names.h"
 #include "heap_timeline.h"
 #include "sample_times.h"
 #include "stoke_format.h"
@@ -176,6 +177,8 @@ static void start_process(struct loader *l, uint64_t pid, const char *comm, char
     stoke_symbolizer_set_process(l->symbolizer, &process);
     stoke_symbolizer_set_jit_map(l->symbolizer, l->jit_map);
     l->jit_map = NULL;
+    if (!l->live) /* a trace still written is named when it is whole */
+        stoke_symbolizer_set_names(l->symbolizer, stoke_recording_names_of(l->path));
 }
 
 /* Records that should follow PROCESS but came without one still count. */
@@ -885,6 +888,8 @@ int stoke_load_trace(struct stoke_profile *p, const char *path,
         if (!(opt && opt->one_part))
             read_later_parts(&l);
     }
+    if (l.symbolizer && !l.live)
+        stoke_recording_names_settle(path, stoke_symbolizer_names_used(l.symbolizer));
     free_loader(&l);
     return rc;
 }
