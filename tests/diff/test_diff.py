@@ -2,9 +2,10 @@
 """tests/diff - `stoke diff` on real recordings, against ground truth.
 
 rebuild_gcc, rebuild_clang: programs/three_functions.c built -O2 -g by
-  that compiler (A), then edited and rebuilt (B: comment lines above the
-  functions, so every line shifts, and beta_warm twice as slow), each
-  recorded with `stoke record`. As recorded (--absolute), the diff shows
+  that compiler (A), then edited and rebuilt at the same path (B: comment
+  lines above the functions, so every line shifts, and beta_warm twice as
+  slow), each recorded with `stoke record`: A is named from the names its
+  recording kept, its binary gone. As recorded (--absolute), the diff shows
   beta_warm doubled and alpha_hot and gamma_cool unchanged within sampling
   error, in the folded stacks (each stack once, both sides) and the summary
   (each function once); normalised (the default), the shares the program's
@@ -40,8 +41,9 @@ EDIT_LINES = 7             # comment lines B adds above the functions
 
 
 def build(cc, source_text, out_dir):
-    """The program from source_text, built by cc -O2 -g, as out_dir/prog."""
-    os.makedirs(out_dir)
+    """The program from source_text, built by cc -O2 -g, as out_dir/prog
+    (replacing the one there)."""
+    os.makedirs(out_dir, exist_ok=True)
     source = os.path.join(out_dir, "three_functions.c")
     with open(source, "w") as f:
         f.write(source_text)
@@ -188,8 +190,9 @@ def rebuild(cc):
     work = fresh_dir(f"rebuild_{cc}")
     with open(os.path.join(SOURCES, "three_functions.c")) as f:
         source_text = f.read()
-    recA = recorded(work, "A", build(compiler, source_text, os.path.join(work, "a")), ROUNDS)
-    recB = recorded(work, "B", build(compiler, edited(source_text), os.path.join(work, "b")), ROUNDS)
+    where = os.path.join(work, "bin")  # B replaces A, as a rebuild does
+    recA = recorded(work, "A", build(compiler, source_text, where), ROUNDS)
+    recB = recorded(work, "B", build(compiler, edited(source_text), where), ROUNDS)
     check_absolute(recA, recB, work)
     check_browser(check_normalised(recA, recB))
 
