@@ -2,7 +2,7 @@
 // Chromium: hostile names show as text and run nothing, no console error and
 // no network request, search shares (recursion counted once), Esc in the
 // search box ends the search (typed with the keyboard, at 1400x900 and
-// 800x600), tooltip
+// 800x600), tooltip, y copies a frame's name,
 // numbers, click to zoom, reset, merging of sub-pixel frames, light and dark
 // (dark without Uint8Array.fromBase64).
 // Leaves screenshots in OUTDIR.
@@ -57,6 +57,7 @@ async function checkLight({ page, problems }) {
   await page.screenshot({ path: path.join(outDir, 'demo-search.png') });
   await search(page, '');
   await checkTooltip(page);
+  await checkCopyName(page);
   await checkMerged(page);
   await checkZoom(page);
   for (const p of problems) check.that(false, 'light: ' + p);
@@ -147,6 +148,18 @@ async function checkTooltip(page) {
                       '9.70%', '39.5%']) {
     check.that(tip.text.includes(want), 'tooltip shows ' + JSON.stringify(want) + ' in ' + JSON.stringify(tip.text));
   }
+}
+
+// y over a frame puts its name, as text, on the clipboard.
+async function checkCopyName(page) {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate(() => navigator.clipboard.writeText('nothing yet'));
+  await page.evaluate(() => document.activeElement.blur()); // out of the search box
+  await hoverNode(page, IMG);
+  await page.keyboard.press('y');
+  await page.waitForFunction((want) => navigator.clipboard.readText().then((t) => t === want), IMG, { timeout: 3000 })
+    .catch(() => {}); // checked below
+  check.equal(await page.evaluate(() => navigator.clipboard.readText()), IMG, 'y copies the name under the pointer');
 }
 
 // The 3,000 one-sample callees of do_work are far narrower than a pixel:

@@ -38,6 +38,7 @@ async function main() {
   const tooltip = new Tooltip($('tooltip'));
   app.setState = (change) => setState(app, change);
   app.openSandwichAtPointer = () => openSandwichAtPointer(app);
+  app.copyNameAtPointer = () => copyNameAtPointer(app);
   app.strip = new TimelineStrip({ section: $('timeline'), canvas: $('strip'), words: $('range-words'),
                                   clear: $('range-clear'), left: $('lanes-left') },
                                 palette, tooltip, (range) => app.setState({ range }));
@@ -288,12 +289,24 @@ function zoomToFunction(app, fn) {
 
 // The sandwich of the function under the pointer (in any view), else of
 // the zoomed frame.
-function openSandwichAtPointer(app) {
+// The name of the function under the pointer (a frame of a flame graph or
+// of the sandwich), else of the frame zoomed to; null on the root.
+function functionAtPointer(app) {
   const pointer = app.pointers.find((p) => p.hit && p.hit.count === 1);
   const tree = pointer ? pointer.view.tree : app.tree;
   const node = pointer ? pointer.hit.node : app.state.zoom;
-  if (tree.frame[node] < 0) return;
-  app.setState({ view: 'sandwich', fn: nodeLabel(tree, app.profile, node) });
+  return tree.frame[node] < 0 ? null : nodeLabel(tree, app.profile, node);
+}
+
+function openSandwichAtPointer(app) {
+  const fn = functionAtPointer(app);
+  if (fn !== null) app.setState({ view: 'sandwich', fn });
+}
+
+// Canvas text cannot be selected: y puts the name on the clipboard.
+function copyNameAtPointer(app) {
+  const fn = functionAtPointer(app);
+  if (fn !== null && navigator.clipboard) navigator.clipboard.writeText(fn).catch(() => {});
 }
 
 // Hover shows the tooltip; a click zooms the flame graph, or in the

@@ -12,6 +12,7 @@ const SHORTCUTS = [
   ['f', 'the flame graph'],
   ['s', 'the sandwich (callers and callees) of the function under the pointer'],
   ['t', 'the table of functions'],
+  ['y', 'copy the name of the function under the pointer (or of the frame zoomed to)'],
   ['c', 'colour by module type or by function name'],
   ['j', 'JavaScript first (native callers collapsed) or all frames, in a Node.js profile'],
   ['\u2190 \u2192', 'on the tabs (click one, or reach it with Tab): the previous or the next profile (Home, End: the first, the last)'],

@@ -32,6 +32,7 @@ function keyAction(app, help, key, search) {
     case 'f': return () => app.setState({ view: 'flame' });
     case 't': return () => app.setState({ view: 'table' });
     case 's': return () => app.openSandwichAtPointer();
+    case 'y': return () => app.copyNameAtPointer();
     case 'c': return () => app.setState({ color: app.state.color === 'kind' ? 'name' : 'kind' });
     case 'r': return app.strip.shown ? () => app.strip.focus() : null;
     case 'j': return app.jsBar.shown ? () => app.setState({ frames: app.state.frames === 'all' ? 'js' : 'all' }) : null;
