@@ -24,7 +24,7 @@
 #include "recording_report.h"
 #include "text_profile.h"
 
-enum { OPT_FOLDED = 256, OPT_FORMAT, OPT_MEASURE, OPT_THREADS, OPT_FROM, OPT_UNTIL };
+enum { OPT_FOLDED = 256, OPT_FORMAT, OPT_MEASURE, OPT_THREADS, OPT_FROM, OPT_UNTIL, OPT_LINES };
 
 /* Reads one option; returns 0, or the exit status to end with. */
 static int read_option(const char *command, int c, char **argv, void (*usage)(FILE *),
@@ -43,6 +43,9 @@ static int read_option(const char *command, int c, char **argv, void (*usage)(FI
         return parse_measure_option(command, optarg, &opt->measure) ? EXIT_USAGE : 0;
     case OPT_THREADS:
         opt->split_threads = 1;
+        return 0;
+    case OPT_LINES:
+        opt->lines = 1;
         return 0;
     case OPT_FROM:
         return parse_time_bound(command, "--from", optarg, &opt->window.from) ? EXIT_USAGE : 0;
@@ -66,6 +69,7 @@ int parse_export_options(const char *command, int argc, char **argv, void (*usag
         {"format", required_argument, NULL, OPT_FORMAT},
         {"measure", required_argument, NULL, OPT_MEASURE},
         {"threads", no_argument, NULL, OPT_THREADS},
+        {"lines", no_argument, NULL, OPT_LINES},
         {"from", required_argument, NULL, OPT_FROM},
         {"until", required_argument, NULL, OPT_UNTIL},
         {"help", no_argument, NULL, 'h'},
@@ -82,6 +86,12 @@ int parse_export_options(const char *command, int argc, char **argv, void (*usag
     if (check_output_option(command, opt->output))
         return EXIT_USAGE;
     opt->format = chosen_format(format, opt->output);
+    if (opt->lines && opt->format != STOKE_OUTPUT_FOLDED) {
+        fprintf(stderr, "stoke %s: --lines is for folded stacks (--folded); the %s output "
+                        "always holds each sample's lines\n",
+                command, stoke_output_formats[opt->format].name);
+        return EXIT_USAGE;
+    }
     return -1;
 }
 
@@ -147,6 +157,17 @@ static int check_format_fits(const struct text_profile *text, int format, char *
     return -1;
 }
 
+/* Writes the profile of text in opt's format to path (NULL: standard
+ * output). */
+static int write_text_profile(const struct text_profile *text, const struct export_options *opt,
+                              const char *path, char *err, size_t errlen)
+{
+    struct stoke_report_tab tab;
+    struct stoke_report report = stoke_report_of(text->profile, text->value_index, &tab);
+    report.lines = opt->lines;
+    return write_report_file(opt->format, &report, path, err, errlen);
+}
+
 static int write_profile_report(const struct recording *r, const struct export_options *opt)
 {
     char err[PATH_MAX + 256], path[PATH_MAX];
@@ -162,7 +183,7 @@ static int write_profile_report(const struct recording *r, const struct export_o
         (opt->format != STOKE_OUTPUT_FOLDED &&
          (check_has_values(&text, opt->input, err, sizeof err) ||
           check_format_fits(&text, opt->format, err, sizeof err))) ||
-        write_profile_file(opt->format, text.profile, text.value_index, to, err, sizeof err);
+        write_text_profile(&text, opt, to, err, sizeof err);
     if (failed)
         fprintf(stderr, "stoke: %s\n", err);
     else if (to && opt->format != STOKE_OUTPUT_FOLDED)

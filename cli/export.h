@@ -16,13 +16,14 @@ struct export_options {
     int format;         /* enum stoke_output */
     int measure;        /* enum stoke_heap_value, or MEASURE_UNSET */
     int split_threads;
+    int lines;          /* --lines: folded frames name the line they were at */
     const char *default_dir; /* non-NULL: other formats' default files go here,
                               * not next to input */
     struct time_window window; /* --from, --until */
 };
 
 /* Reads the options `stoke report` and `stoke merge` share (-o, --format,
- * --folded, --measure, --threads, --from, --until, --help; usage prints
+ * --folded, --measure, --threads, --lines, --from, --until, --help; usage prints
  * the help) into opt,
  * the format chosen (see chosen_format). Returns -1 to go on (optind at the
  * first path), or the exit status to end with. */

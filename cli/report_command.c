@@ -51,6 +51,9 @@ void report_usage(FILE *out)
             "                      frame's total is what it retains; also js-retained),\n"
             "                      js-objects\n"
             "      --threads       give each thread its own frame (CPU traces)\n"
+            "      --lines         folded stacks name each frame 'function file:line', the\n"
+            "                      line it was at when sampled (pprof and html hold lines\n"
+            "                      always)\n"
             "      --from T        keep the CPU samples taken from T on: seconds since the\n"
             "                      recording started (1.5, 90s), or load-start / load-end\n"
             "                      for a recording made with -P\n"
@@ -100,6 +103,11 @@ int report_main(int argc, char **argv)
             fprintf(stderr, "stoke: %s: '%s' holds folded stacks, which say nothing of when "
                             "each sample was taken; report the recording's traces instead\n",
                     time_window_option(&opt.window), opt.input);
+            return EXIT_RUNTIME_FAILURE;
+        }
+        if (opt.lines) {
+            fprintf(stderr, "stoke: --lines: '%s' holds folded stacks, which keep no lines; "
+                            "report the recording's traces instead\n", opt.input);
             return EXIT_RUNTIME_FAILURE;
         }
         if (opt.measure == MEASURE_UNSET)

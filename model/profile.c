@@ -12,6 +12,7 @@
 #include <string.h>
 #include "alloc.h"
 #include "arena.h"
+#include "code_sites.h"
 #include "hash.h"
 #include "index_table.h"
 
@@ -82,6 +83,7 @@ void stoke_profile_free(struct stoke_profile *p)
     }
     free(p->procs);
     free(p->samples.at);
+    stoke_sites_free(&p->sites);
     free(p->heap_timeline.moments);
     free(p->heap_timeline.changes);
     free(p->rows);

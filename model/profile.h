@@ -142,6 +142,40 @@ struct stoke_sample {
     uint32_t process; /* index into procs */
     uint32_t tid;     /* the thread sampled */
     uint32_t weight;  /* periods it stands for, >= 1 */
+    uint32_t site;    /* index into sites + 1; 0: none */
+};
+
+/* Where one frame of a sampled stack was (code_sites.h). */
+struct stoke_position {
+    uint64_t address;  /* an ELF virtual address in module, else an absolute
+                        * one (JIT code); 0: none (synthetic frames) */
+    uint32_t module;   /* index into sites.modules + 1; 0: none */
+    uint32_t line;     /* the source line it was at, 0 when unknown */
+    const char *file;  /* that line's file (interned), "" when unknown */
+};
+
+/* A binary holding sampled code, as pprof's mappings describe one. */
+struct stoke_code_module {
+    const char *path;     /* interned */
+    const char *build_id; /* interned hex, "" when unknown */
+    uint64_t start, limit; /* its mapped code, as ELF virtual addresses */
+    uint64_t file_offset;  /* where start is in the file */
+};
+
+/* The stacks of a profile read from traces as they were in the code: each
+ * site is a stack of the profile with a position for each of its frames,
+ * and values like a row's (code_sites.h). Empty in a profile made of
+ * anything else (folded stacks, a diff, a JS heap snapshot). */
+struct stoke_site_table {
+    uint32_t *stack;     /* by site: its stack (index into stacks) */
+    uint32_t *start;     /* by site: its positions, stack_len[stack] of them */
+    int64_t *values;     /* by site: STOKE_MAX_VALUES values */
+    size_t n;
+    struct stoke_position *positions;
+    size_t npositions;
+    struct stoke_code_module *modules;
+    size_t nmodules;
+    void *impl;          /* capacities and indexes (code_sites.c) */
 };
 
 /* The samples of a CPU profile in the order they were added; a profile
@@ -209,6 +243,7 @@ struct stoke_profile {
     size_t nprocs;
 
     struct stoke_sample_list samples; /* CPU profiles read from traces */
+    struct stoke_site_table sites;    /* profiles read from traces */
     struct stoke_heap_timeline heap_timeline;
     struct stoke_diff_sides diff;
 

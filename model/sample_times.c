@@ -2,13 +2,22 @@
  * sample_times.c - when each CPU sample was taken; see sample_times.h.
  *
  * Owns: the sample list's growth, the recording's start and end, and
- * windows of time (totals rebuilt from the samples in the window).
+ * windows of time (totals and sites rebuilt from the samples in the window).
  * Never: reads files, or formats output.
  */
 #include "sample_times.h"
 
 #include <stdlib.h>
 #include "alloc.h"
+#include "code_sites.h"
+
+/* Adds the sample's weight to its site, when it has one. */
+static void add_to_site(struct stoke_profile *p, const struct stoke_sample *s)
+{
+    int64_t values[STOKE_MAX_VALUES] = {(int64_t)s->weight};
+    if (s->site)
+        stoke_site_add(p, s->site - 1, values);
+}
 
 void stoke_profile_add_sample(struct stoke_profile *p, const struct stoke_sample *s)
 {
@@ -16,6 +25,7 @@ void stoke_profile_add_sample(struct stoke_profile *p, const struct stoke_sample
     l->at = stoke_grow(l->at, &l->cap, l->n + 1, sizeof *l->at);
     l->at[l->n++] = *s;
     p->rows[s->stack].values[0] += s->weight;
+    add_to_site(p, s);
 }
 
 uint64_t stoke_profile_start_ns(const struct stoke_profile *p)
@@ -73,6 +83,7 @@ void stoke_profile_keep_samples(struct stoke_profile *p,
     struct stoke_sample_list *l = &p->samples;
     for (size_t r = 0; r < p->nrows; r++)
         p->rows[r].values[0] = 0;
+    stoke_sites_clear_values(p);
     size_t kept = 0;
     for (size_t i = 0; i < l->n; i++) {
         struct stoke_sample s = l->at[i];
@@ -80,6 +91,7 @@ void stoke_profile_keep_samples(struct stoke_profile *p,
             continue;
         l->at[kept++] = s;
         p->rows[s.stack].values[0] += s.weight;
+        add_to_site(p, &s);
     }
     l->n = kept;
     recount_processes(p);

@@ -4,7 +4,8 @@
  * Owns: the libdwfl session of one file; how much of the file it may read
  * (its compressed sections' claims are checked before libdwfl sees it);
  * the walk of DWARF scopes that expands inline chains; where each function
- * is defined (symbol names: symtab.c).
+ * is defined and which line each address and inlined call is at, with
+ * source paths made absolute (symbol names: symtab.c).
  * Never: reads the symbol table or DWARF by hand (libdwfl/libdw do), lets
  * libdwfl near a section the check refused, or keeps state between lookups
  * other than what libdwfl caches.
@@ -13,12 +14,27 @@
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "alloc.h"
+#include "arena.h"
 #include "compressed_sections.h"
+#include "hash.h"
+#include "index_table.h"
 #include "regular_file.h"
 #include "symtab.h"
+
+/* Source paths made absolute, interned for the life of their file. */
+struct source_paths {
+    struct stoke_arena arena;
+    const char **paths;
+    size_t n, cap;
+    struct stoke_index_table index;
+};
 
 struct stoke_debuginfo {
     Dwfl *dwfl;
@@ -26,6 +42,7 @@ struct stoke_debuginfo {
     struct stoke_symtab *symbols; /* built on the first lookup */
     enum stoke_debuginfo_use use;
     struct stoke_compressed_claims claims;
+    struct source_paths sources;
 };
 
 static char *debuginfo_path; /* NULL: libdwfl's default search path */
@@ -95,16 +112,73 @@ size_t stoke_debuginfo_build_id(struct stoke_debuginfo *d, const uint8_t **id)
     return len > 0 ? (size_t)len : 0;
 }
 
+int stoke_debuginfo_file_offset(struct stoke_debuginfo *d, uint64_t vaddr, uint64_t *offset)
+{
+    Dwarf_Addr bias;
+    Elf *elf = dwfl_module_getelf(d->module, &bias);
+    size_t n;
+    if (!elf || elf_getphdrnum(elf, &n) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && vaddr >= ph.p_vaddr &&
+            vaddr - ph.p_vaddr < ph.p_filesz) {
+            *offset = ph.p_offset + (vaddr - ph.p_vaddr);
+            return 0;
+        }
+    }
+    return -1;
+}
+
 void stoke_debuginfo_close(struct stoke_debuginfo *d)
 {
     if (!d)
         return;
     stoke_symtab_free(d->symbols);
+    stoke_arena_free(&d->sources.arena);
+    free(d->sources.paths);
+    stoke_index_table_free(&d->sources.index);
     dwfl_end(d->dwfl);
     free(d);
 }
 
 /* --- DWARF ---------------------------------------------------------------- */
+
+/* file as a path from the root: a name relative to its unit's compilation
+ * directory dir is joined to it (DWARF names sources as the compiler was
+ * given them). Lives as long as d. */
+static const char *source_path(struct stoke_debuginfo *d, const char *dir, const char *file)
+{
+    char joined[PATH_MAX];
+    if (!file)
+        return "";
+    if (!*file || *file == '/' || !dir || *dir != '/')
+        return file;
+    int len = snprintf(joined, sizeof joined, "%s/%s", dir, file);
+    if (len < 0 || (size_t)len >= sizeof joined)
+        return file;
+    struct source_paths *t = &d->sources;
+    uint64_t hash = stoke_hash_bytes(joined, (size_t)len);
+    size_t pos = SIZE_MAX;
+    int64_t i;
+    while ((i = stoke_index_table_next(&t->index, hash, &pos)) >= 0)
+        if (strcmp(t->paths[i], joined) == 0)
+            return t->paths[i];
+    t->paths = stoke_grow(t->paths, &t->cap, t->n + 1, sizeof *t->paths);
+    t->paths[t->n] = stoke_arena_strndup(&t->arena, joined, (size_t)len);
+    stoke_index_table_add(&t->index, hash, (uint32_t)t->n);
+    return t->paths[t->n++];
+}
+
+/* The compilation directory of die's unit, NULL when unknown. */
+static const char *unit_dir(Dwarf_Die *die)
+{
+    Dwarf_Die cu;
+    Dwarf_Attribute attr;
+    if (!dwarf_diecu(die, &cu, NULL, NULL))
+        return NULL;
+    return dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &attr));
+}
 
 static int is_function_scope(Dwarf_Die *die)
 {
@@ -126,11 +200,11 @@ static const char *dwarf_function_name(Dwarf_Die *die)
 /* Where the function is defined (through abstract origins and
  * specifications): a function keeps one location wherever it is sampled, so
  * it stays one frame. */
-static void definition(Dwarf_Die *die, const char **file, unsigned *line)
+static void definition(struct stoke_debuginfo *d, Dwarf_Die *die, const char **file,
+                       unsigned *line)
 {
     int lineno = 0;
-    const char *decl_file = dwarf_decl_file(die);
-    *file = decl_file ? decl_file : "";
+    *file = source_path(d, unit_dir(die), dwarf_decl_file(die));
     *line = dwarf_decl_line(die, &lineno) == 0 && lineno > 0 ? (unsigned)lineno : 0;
 }
 
@@ -197,8 +271,38 @@ static int scopes_under(Dwarf_Die *parent, Dwarf_Addr pc, struct scope_path *pat
     return 0;
 }
 
-/* Expands the function scopes at addr, innermost first. Sets *complete when
- * the chain reached the function that holds the code. */
+/* The source file of an inlined call (DW_AT_call_file, an index into its
+ * unit's file table); "" when unknown. */
+static const char *call_file(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    Dwarf_Word index;
+    Dwarf_Die cu;
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &index) != 0 ||
+        !dwarf_diecu(die, &cu, NULL, NULL) || dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 ||
+        index >= nfiles)
+        return "";
+    const char *name = dwarf_filesrc(files, index, NULL, NULL);
+    return name ? name : "";
+}
+
+/* The line of an inlined call (DW_AT_call_line), 0 when unknown. */
+static unsigned call_line(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    Dwarf_Word line;
+    if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &line) != 0 ||
+        line > UINT_MAX)
+        return 0;
+    return (unsigned)line;
+}
+
+/* Expands the function scopes at addr, innermost first, each with the line
+ * it is at: the innermost's is left for the line table, an outer one's is
+ * where the function inside it was inlined. Sets *complete when the chain
+ * reached the function that holds the code. */
 static size_t inline_chain(struct stoke_debuginfo *d, uint64_t addr,
                            struct stoke_debuginfo_frame *out, size_t max, int *complete)
 {
@@ -208,13 +312,21 @@ static size_t inline_chain(struct stoke_debuginfo *d, uint64_t addr,
     if (cudie)
         scopes_under(cudie, addr - bias, &path, 0);
     size_t n = 0;
+    Dwarf_Die *inner = NULL; /* the function scope found before, inside this one */
     *complete = 0;
     for (size_t i = path.n; i-- > 0 && n < max;) {
         Dwarf_Die *scope = &path.dies[i];
         if (!is_function_scope(scope))
             continue;
         out[n].name = dwarf_function_name(scope);
-        definition(scope, &out[n].file, &out[n].line);
+        definition(d, scope, &out[n].file, &out[n].line);
+        out[n].at_file = "";
+        out[n].at_line = 0;
+        if (n > 0) {
+            out[n].at_file = source_path(d, unit_dir(inner), call_file(inner));
+            out[n].at_line = call_line(inner);
+        }
+        inner = scope;
         n++;
         if (dwarf_tag(scope) == DW_TAG_subprogram) {
             *complete = 1;
@@ -226,6 +338,20 @@ static size_t inline_chain(struct stoke_debuginfo *d, uint64_t addr,
 }
 
 /* --- lookup --------------------------------------------------------------- */
+
+/* Sets f's at_file and at_line to addr's own line from the line table,
+ * when it has one. */
+static void address_line(struct stoke_debuginfo *d, uint64_t addr,
+                         struct stoke_debuginfo_frame *f)
+{
+    Dwfl_Line *line = dwfl_module_getsrc(d->module, addr);
+    int lineno = 0;
+    const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (!file || lineno <= 0)
+        return;
+    f->at_file = source_path(d, dwfl_line_comp_dir(line), file);
+    f->at_line = (unsigned)lineno;
+}
 
 size_t stoke_debuginfo_lookup(struct stoke_debuginfo *d, uint64_t addr,
                               struct stoke_debuginfo_frame *out, size_t max)
@@ -240,8 +366,10 @@ size_t stoke_debuginfo_lookup(struct stoke_debuginfo *d, uint64_t addr,
     if (d->use == STOKE_DEBUGINFO_FULL)
         n = inline_chain(d, addr, out, max, &complete);
     if (symbol && n == 0)
-        out[n++] = (struct stoke_debuginfo_frame){symbol, "", 0};
+        out[n++] = (struct stoke_debuginfo_frame){symbol, "", 0, "", 0};
     else if (symbol && complete)
         out[n - 1].name = symbol; /* the symbol table also names clones and cold parts */
+    if (n > 0 && d->use == STOKE_DEBUGINFO_FULL)
+        address_line(d, addr, &out[0]);
     return n;
 }

@@ -44,13 +44,18 @@ size_t stoke_debuginfo_build_id(struct stoke_debuginfo *d, const uint8_t **id);
 
 /* One function at an address: raw (possibly mangled) name (NULL for a
  * function DWARF gives no name), and the source file and line where the
- * function is defined (file "" and line 0 when unknown). The location is the
- * function's, not the address's, so every sample of a function names the
- * same frame. */
+ * function is defined (file "" and line 0 when unknown): the function's
+ * own, so every sample of a function names the same frame. at_file and
+ * at_line say where in it the address is: for the innermost function the
+ * address's own line, for each function around an inlined one the line of
+ * the call that was inlined (at_file NULL or "" and at_line 0 when
+ * unknown). */
 struct stoke_debuginfo_frame {
     const char *name;
     const char *file;
     unsigned line;
+    const char *at_file;
+    unsigned at_line;
 };
 
 /* Fills out[0..max) with the functions at ELF virtual address addr,
@@ -59,6 +64,11 @@ struct stoke_debuginfo_frame {
  * strings live as long as d. */
 size_t stoke_debuginfo_lookup(struct stoke_debuginfo *d, uint64_t addr,
                               struct stoke_debuginfo_frame *out, size_t max);
+
+/* Where ELF virtual address vaddr is in the file (through the PT_LOAD
+ * segment that maps it): sets *offset and returns 0, or -1 when no segment
+ * maps it. */
+int stoke_debuginfo_file_offset(struct stoke_debuginfo *d, uint64_t vaddr, uint64_t *offset);
 
 void stoke_debuginfo_close(struct stoke_debuginfo *d);
 

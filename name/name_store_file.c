@@ -249,8 +249,8 @@ static void decode_frame(struct in *in, const struct strings *t, struct stoke_de
         in->bad = 1;
         return;
     }
-    *f = (struct stoke_debuginfo_frame){name ? t->s[name - 1] : NULL, t->s[file],
-                                        (unsigned)line};
+    *f = (struct stoke_debuginfo_frame){.name = name ? t->s[name - 1] : NULL,
+                                        .file = t->s[file], .line = (unsigned)line};
 }
 
 /* One build's addresses, ascending. */

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "alloc.h"
+#include "code_sites.h"
 #include "debuginfo.h"
 #include "demangler.h"
 #include "hash.h"
@@ -52,7 +53,15 @@ struct elf_object {
     uint64_t bias;            /* of its first mapping: where a perf map sees it */
 };
 
-/* A resolved address: frames pool[start .. start+len). */
+/* One MAP record's module. */
+struct module_slot {
+    int32_t object;       /* index into objects, -1 none */
+    uint32_t code_module; /* its code module in the profile (code_sites.h), 0 not yet */
+    uint64_t start, end;  /* its mapped code, as ELF virtual addresses */
+};
+
+/* A resolved address: frames pool[start .. start+len), with the lines
+ * they are at in lines[start .. start+len). */
 struct cache_entry {
     uint64_t key_object; /* object index << 1 | is_return, +1 (0 = empty) */
     uint64_t offset;
@@ -65,12 +74,13 @@ struct stoke_symbolizer {
     uint32_t pid;
     struct elf_object *objects;
     size_t nobjects, objects_cap;
-    int32_t *module_object;  /* module id -> object index, -1 none */
-    size_t module_object_cap;
+    struct module_slot *modules; /* by module id */
+    size_t modules_cap;
     struct cache_entry *cache;
     size_t cache_cap, cache_count;
     uint32_t *pool;
-    size_t pool_len, pool_cap;
+    struct stoke_code_line *lines;
+    size_t pool_len, pool_cap, lines_cap;
     struct stoke_perfmap *perfmap;   /* the file's, read on first need */
     int perfmap_tried;
     struct stoke_perfmap *trace_map; /* the trace's own, or NULL */
@@ -130,9 +140,10 @@ void stoke_symbolizer_free(struct stoke_symbolizer *s)
         stoke_debuginfo_close(s->objects[i].debuginfo);
     }
     free(s->objects);
-    free(s->module_object);
+    free(s->modules);
     free(s->cache);
     free(s->pool);
+    free(s->lines);
     stoke_perfmap_free(s->perfmap);
     stoke_perfmap_free(s->trace_map);
     free(s->cwd);
@@ -207,13 +218,13 @@ void stoke_symbolizer_add_module(struct stoke_symbolizer *s, const struct stoke_
 {
     if (m->id == 0 || m->id >= MAX_MODULE_ID || m->build_id_len > MAX_BUILD_ID)
         return;
-    size_t old_cap = s->module_object_cap;
-    s->module_object = stoke_grow(s->module_object, &s->module_object_cap, m->id + 1,
-                                  sizeof *s->module_object);
-    for (size_t i = old_cap; i < s->module_object_cap; i++)
-        s->module_object[i] = -1;
+    size_t old_cap = s->modules_cap;
+    s->modules = stoke_grow(s->modules, &s->modules_cap, m->id + 1, sizeof *s->modules);
+    for (size_t i = old_cap; i < s->modules_cap; i++)
+        s->modules[i] = (struct module_slot){.object = -1};
     size_t object = find_or_add_object(s, m);
-    s->module_object[m->id] = (int32_t)object;
+    s->modules[m->id] = (struct module_slot){(int32_t)object, 0, m->start - m->load_bias,
+                                             m->end - m->load_bias};
     if (!m->alias_of && !s->objects[object].has_bias) {
         s->objects[object].has_bias = 1;
         s->objects[object].bias = m->load_bias;
@@ -224,9 +235,9 @@ static uint64_t object_of_module(const struct stoke_symbolizer *s, uint64_t modu
 {
     if (module_id == STOKE_MODULE_NONE)
         return OBJECT_JIT;
-    if (module_id >= s->module_object_cap || s->module_object[module_id] < 0)
+    if (module_id >= s->modules_cap || s->modules[module_id].object < 0)
         return OBJECT_NONE;
-    return (uint64_t)s->module_object[module_id];
+    return (uint64_t)s->modules[module_id].object;
 }
 
 /* --- opening an object ---------------------------------------------------- */
@@ -293,10 +304,20 @@ static void open_object(struct stoke_symbolizer *s, struct elf_object *o)
 
 /* --- naming --------------------------------------------------------------- */
 
-static void emit_frame(struct stoke_symbolizer *s, const struct stoke_frame *f)
+/* Emits frame f, at line of file (NULL: "") in it. */
+static void emit_frame_at(struct stoke_symbolizer *s, const struct stoke_frame *f,
+                          const char *file, unsigned line)
 {
     s->pool = stoke_grow(s->pool, &s->pool_cap, s->pool_len + 1, sizeof *s->pool);
+    s->lines = stoke_grow(s->lines, &s->lines_cap, s->pool_len + 1, sizeof *s->lines);
+    s->lines[s->pool_len] = (struct stoke_code_line){stoke_profile_string(s->profile, file),
+                                                     line};
     s->pool[s->pool_len++] = stoke_profile_frame(s->profile, f);
+}
+
+static void emit_frame(struct stoke_symbolizer *s, const struct stoke_frame *f)
+{
+    emit_frame_at(s, f, "", 0);
 }
 
 static void emit_unnamed(struct stoke_symbolizer *s, const char *module, const char *build_id,
@@ -324,7 +345,7 @@ static void emit_named(struct stoke_symbolizer *s, const struct elf_object *o,
         .build_id = o->build_id_hex,
     };
     stoke_native_frame_kind(o->module_name, &f, &text);
-    emit_frame(s, &f);
+    emit_frame_at(s, &f, df->at_file, df->at_line);
     free(demangled);
 }
 
@@ -452,7 +473,8 @@ static void cache_grow_if_needed(struct stoke_symbolizer *s)
 }
 
 size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t offset,
-                       int is_return, const uint32_t **frames)
+                       int is_return, const uint32_t **frames,
+                       const struct stoke_code_line **lines)
 {
     uint64_t object = object_of_module(s, module_id);
     uint64_t key_object = ((object << 1) | (is_return != 0)) + 1;
@@ -471,5 +493,36 @@ size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t 
         s->cache_count++;
     }
     *frames = s->pool + e->start;
+    *lines = s->lines + e->start;
     return e->len;
+}
+
+/* --- code modules --------------------------------------------------------- */
+
+/* Where start is in o's file: through its program headers when the file
+ * is the run's build, else taken to be start itself (where a linker puts
+ * a shared object's or PIE's code). */
+static uint64_t file_offset_of(struct stoke_symbolizer *s, struct elf_object *o, uint64_t start)
+{
+    uint64_t offset;
+    if (o->state == OBJECT_UNOPENED)
+        open_object(s, o);
+    if (o->state == OBJECT_READY && stoke_debuginfo_file_offset(o->debuginfo, start, &offset) == 0)
+        return offset;
+    return start;
+}
+
+uint32_t stoke_symbolizer_code_module(struct stoke_symbolizer *s, uint64_t module_id)
+{
+    uint64_t object = object_of_module(s, module_id);
+    if (object == OBJECT_JIT || object == OBJECT_NONE)
+        return 0;
+    struct module_slot *slot = &s->modules[module_id];
+    if (!slot->code_module) {
+        struct elf_object *o = &s->objects[object];
+        struct stoke_code_module m = {o->path, o->build_id_hex, slot->start, slot->end,
+                                      file_offset_of(s, o, slot->start)};
+        slot->code_module = stoke_code_module(s->profile, &m);
+    }
+    return slot->code_module;
 }

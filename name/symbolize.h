@@ -57,18 +57,32 @@ struct stoke_module_desc {
     const uint8_t *build_id;   /* may be empty: then the path alone is trusted */
     size_t build_id_len;
     int is_main;               /* the main executable: its frames are PROGRAM */
+    uint64_t start, end;       /* the code it maps, as runtime addresses */
     uint64_t load_bias;        /* address = load_bias + ELF virtual address */
     uint64_t alias_of;         /* 0, or the module whose code this maps again */
 };
 
 void stoke_symbolizer_add_module(struct stoke_symbolizer *s, const struct stoke_module_desc *m);
 
+/* The line a frame of an address is at (debuginfo.h's at_file, at_line):
+ * file interned in the profile, "" and 0 when unknown. */
+struct stoke_code_line {
+    const char *file;
+    uint32_t line;
+};
+
 /* The frames at offset (ELF virtual address; an absolute address when
  * module_id is STOKE_MODULE_NONE) in module module_id, innermost (leaf)
  * first. is_return: offset is a return address, so the call instruction
- * before it is named. Sets *frames to profile frame indices, valid until
- * the next call; returns how many (at least 1). */
+ * before it is named. Sets *frames to profile frame indices and *lines to
+ * the line each is at, valid until the next call; returns how many (at
+ * least 1). */
 size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t offset,
-                       int is_return, const uint32_t **frames);
+                       int is_return, const uint32_t **frames,
+                       const struct stoke_code_line **lines);
+
+/* The code module (code_sites.h) module module_id's code is in, added to
+ * the profile on first use; 0 for none (JIT code, an unknown module). */
+uint32_t stoke_symbolizer_code_module(struct stoke_symbolizer *s, uint64_t module_id);
 
 #endif

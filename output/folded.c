@@ -15,6 +15,13 @@
  * before and after, "root;caller;leaf 40 42", for every stack with a
  * non-zero value on either side (0 on the side that lacks it).
  *
+ * With lines (stoke report --folded --lines), each frame of a profile read
+ * from traces is "name file:line", the line it was at when sampled: the
+ * line sampled in the leaf, the line of the call in its callers (of the
+ * inlined call, for a function inlined there); a frame of unknown line
+ * stays its name alone. Stacks that differ only in their addresses are one
+ * line.
+ *
  * Names are written as they are, except for the characters that would break
  * the line structure: ';' (the frame separator) becomes ':' and a newline,
  * carriage return or tab becomes a space, so every stack stays one line and
@@ -30,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "alloc.h"
+#include "code_sites.h"
 
 static char safe_char(char c)
 {
@@ -55,13 +63,43 @@ static void write_name(FILE *out, const char *name)
         putc(safe_char(*c), out);
 }
 
-static void write_stack(FILE *out, const struct stoke_profile *p, uint32_t stack)
+/* One line's stack: a row's, or with lines a site's (code_sites.h), whose
+ * frames each name the line they were at. */
+struct line_stack {
+    uint32_t stack;
+    uint32_t site; /* UINT32_MAX: a row's */
+};
+
+struct folding {
+    const struct stoke_profile *p;
+    int lines; /* 1: stacks are sites */
+};
+
+static const struct stoke_position *positions_of(const struct folding *f,
+                                                 const struct line_stack *s)
 {
-    const uint32_t *frames = p->stack_frames + p->stack_start[stack];
-    for (uint32_t i = 0; i < p->stack_len[stack]; i++) {
+    return s->site == UINT32_MAX ? NULL : stoke_site_positions(f->p, s->site);
+}
+
+static const int64_t *values_of(const struct folding *f, const struct line_stack *s)
+{
+    return s->site == UINT32_MAX ? f->p->rows[s->stack].values
+                                 : stoke_site_values(f->p, s->site);
+}
+
+static void write_stack(FILE *out, const struct folding *f, const struct line_stack *s)
+{
+    const uint32_t *frames = f->p->stack_frames + f->p->stack_start[s->stack];
+    const struct stoke_position *at = positions_of(f, s);
+    for (uint32_t i = 0; i < f->p->stack_len[s->stack]; i++) {
         if (i)
             putc(';', out);
-        write_name(out, p->frames[frames[i]].name);
+        write_name(out, f->p->frames[frames[i]].name);
+        if (at && at[i].line) {
+            putc(' ', out);
+            write_name(out, *at[i].file ? at[i].file : "?");
+            fprintf(out, ":%" PRIu32, at[i].line);
+        }
     }
 }
 
@@ -72,21 +110,38 @@ static const char *name_at(const struct stoke_profile *p, uint32_t stack, uint32
     return p->frames[p->stack_frames[p->stack_start[stack] + i]].name;
 }
 
-static int compare_names(const struct stoke_profile *p, uint32_t a, uint32_t b)
+/* Names are interned: equal is the same pointer. */
+static int compare_strings(const char *x, const char *y)
 {
-    uint32_t na = p->stack_len[a], nb = p->stack_len[b];
+    return x == y ? 0 : strcmp(x, y);
+}
+
+static int compare_positions(const struct stoke_position *x, const struct stoke_position *y)
+{
+    if (!x)
+        return 0;
+    int c = compare_strings(x->file, y->file);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int compare_stacks(const struct folding *f, const struct line_stack *a,
+                          const struct line_stack *b)
+{
+    uint32_t na = f->p->stack_len[a->stack], nb = f->p->stack_len[b->stack];
+    const struct stoke_position *at_a = positions_of(f, a), *at_b = positions_of(f, b);
     for (uint32_t i = 0; i < na && i < nb; i++) {
-        const char *x = name_at(p, a, i), *y = name_at(p, b, i);
-        int c = x == y ? 0 : strcmp(x, y); /* names are interned: equal is the same pointer */
+        int c = compare_strings(name_at(f->p, a->stack, i), name_at(f->p, b->stack, i));
+        if (!c)
+            c = compare_positions(at_a ? &at_a[i] : NULL, at_b ? &at_b[i] : NULL);
         if (c)
             return c;
     }
     return na < nb ? -1 : na > nb;
 }
 
-static int by_names(const void *a, const void *b, void *profile)
+static int by_names(const void *a, const void *b, void *folding)
 {
-    return compare_names(profile, *(const uint32_t *)a, *(const uint32_t *)b);
+    return compare_stacks(folding, a, b);
 }
 
 /* The values of one line: which of the profile's values, how many. */
@@ -95,44 +150,51 @@ struct columns {
     size_t n;
 };
 
-static int any_value(const struct stoke_row *row, const struct columns *c)
+static int any_value(const int64_t *values, const struct columns *c)
 {
     for (size_t k = 0; k < c->n; k++)
-        if (row->values[c->index[k]] != 0)
+        if (values[c->index[k]] != 0)
             return 1;
     return 0;
 }
 
-/* The stacks with a non-zero value in a column, sorted by names; returns
- * how many. */
-static size_t sorted_stacks(const struct stoke_profile *p, const struct columns *c,
-                            uint32_t *out)
+/* The stacks (rows, or sites with lines) with a non-zero value in a
+ * column, sorted by names; returns how many. */
+static size_t sorted_stacks(const struct folding *f, const struct columns *c,
+                            struct line_stack *out)
 {
-    size_t n = 0;
-    for (size_t r = 0; r < p->nrows; r++)
-        if (any_value(&p->rows[r], c) && p->stack_len[p->rows[r].stack] != 0)
-            out[n++] = p->rows[r].stack;
-    qsort_r(out, n, sizeof *out, by_names, (void *)p);
+    const struct stoke_profile *p = f->p;
+    size_t n = 0, count = f->lines ? p->sites.n : p->nrows;
+    for (size_t i = 0; i < count; i++) {
+        struct line_stack s = f->lines ? (struct line_stack){p->sites.stack[i], (uint32_t)i}
+                                       : (struct line_stack){p->rows[i].stack, UINT32_MAX};
+        if (any_value(values_of(f, &s), c) && p->stack_len[s.stack] != 0)
+            out[n++] = s;
+    }
+    qsort_r(out, n, sizeof *out, by_names, (void *)f);
     return n;
 }
 
-static int write_lines(FILE *out, const struct stoke_profile *p, const struct columns *c)
+static int write_lines(FILE *out, const struct stoke_profile *p, int lines,
+                       const struct columns *c)
 {
     for (size_t k = 0; k < c->n; k++)
         if (c->index[k] >= p->nvalues)
             return 0;
-    uint32_t *stacks = stoke_xmalloc((p->nrows ? p->nrows : 1) * sizeof *stacks);
-    size_t n = sorted_stacks(p, c, stacks);
+    const struct folding f = {p, lines && p->sites.n};
+    size_t most = f.lines ? p->sites.n : p->nrows;
+    struct line_stack *stacks = stoke_xmalloc((most ? most : 1) * sizeof *stacks);
+    size_t n = sorted_stacks(&f, c, stacks);
     for (size_t i = 0; i < n;) {
-        struct stoke_row sum = {0};
+        int64_t sum[STOKE_MAX_VALUES] = {0};
         size_t j = i;
-        for (; j < n && compare_names(p, stacks[i], stacks[j]) == 0; j++)
+        for (; j < n && compare_stacks(&f, &stacks[i], &stacks[j]) == 0; j++)
             for (size_t k = 0; k < c->n; k++)
-                sum.values[c->index[k]] += p->rows[stacks[j]].values[c->index[k]];
-        if (any_value(&sum, c)) {
-            write_stack(out, p, stacks[i]);
+                sum[c->index[k]] += values_of(&f, &stacks[j])[c->index[k]];
+        if (any_value(sum, c)) {
+            write_stack(out, &f, &stacks[i]);
             for (size_t k = 0; k < c->n; k++)
-                fprintf(out, " %" PRId64, sum.values[c->index[k]]);
+                fprintf(out, " %" PRId64, sum[c->index[k]]);
             putc('\n', out);
         }
         i = j;
@@ -147,7 +209,8 @@ int stoke_write_folded(FILE *out, const struct stoke_report *r)
     static const size_t before_after[] = {0, 1};
     const struct columns two = {before_after, 2}, one = {&r->value_index, 1};
     for (size_t t = 0; t < r->ntabs; t++)
-        if (write_lines(out, r->tabs[t].profile, r->tabs[t].differential ? &two : &one))
+        if (write_lines(out, r->tabs[t].profile, r->lines,
+                        r->tabs[t].differential ? &two : &one))
             return -1;
     return 0;
 }

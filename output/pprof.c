@@ -3,7 +3,12 @@
  * code generated from pprof's own schema, then gzips it; see pprof.h.
  *
  * Owns: how stoke's frames, stacks and values map onto pprof's strings,
- * functions, mappings, locations, samples and labels.
+ * functions, mappings, locations, samples and labels. A profile read from
+ * traces is written from its sites (code_sites.h): a location per address
+ * sampled, in the mapping of its binary (ELF virtual addresses, so the
+ * binary's own addresses), with a line per function inlined there, each at
+ * the line it was at; the function's line is where it starts. A profile
+ * without sites (folded stacks, a diff) has a location per function.
  * Never: encodes protobuf by hand, or changes the profile.
  */
 #include "pprof.h"
@@ -13,6 +18,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "code_sites.h"
 #include "gzip.h"
 #include "hash.h"
 #include "profile.pb-c.h"
@@ -50,10 +56,13 @@ struct builder {
     MESSAGES(PprofMapping) mappings;
     struct stoke_u64map mapping_index;  /* module << 32 | build-id -> id */
     uint32_t *frame_mapping;            /* by frame: mapping id, 0 none */
+    uint32_t *module_mapping;           /* by code module: mapping id, 0 none yet */
     MESSAGES(PprofLocation) locations;
     uint32_t *location_start, *location_len; /* by location: its frames in location_frames */
     uint32_t *location_frames;
+    struct stoke_position *location_at; /* where each of location_frames was */
     size_t nlocation_frames, location_frames_cap, location_start_cap, location_len_cap;
+    size_t location_at_cap;
     struct stoke_u64map location_index; /* frames hash (+ probe) -> index */
     PprofLine *lines;                   /* all locations' lines, in location order */
     PprofLine **line_ptrs;
@@ -108,6 +117,7 @@ static uint64_t function_id(struct builder *b, const struct stoke_frame *f)
     fn->id = ++b->functions.n;
     fn->name = fn->system_name = name;
     fn->filename = file;
+    fn->start_line = f->line;
     stoke_u64map_put(&b->function_index, key, (uint32_t)fn->id);
     return fn->id;
 }
@@ -146,24 +156,104 @@ static void map_frames(struct builder *b)
                 b->frame_mapping[i] = mapping_id(b, &p->frames[i]);
 }
 
+/* The mapping of code module number module (1 ...), as the process mapped
+ * its code, at its ELF virtual addresses. */
+static uint32_t code_mapping_id(struct builder *b, uint32_t module)
+{
+    if (b->module_mapping[module - 1])
+        return b->module_mapping[module - 1];
+    const struct stoke_code_module *c = &b->profile->sites.modules[module - 1];
+    b->mappings.items = stoke_grow(b->mappings.items, &b->mappings.cap, b->mappings.n + 1,
+                                   sizeof *b->mappings.items);
+    PprofMapping *m = &b->mappings.items[b->mappings.n];
+    *m = (PprofMapping)PERFTOOLS__PROFILES__MAPPING__INIT;
+    m->id = ++b->mappings.n;
+    m->memory_start = c->start;
+    m->memory_limit = c->limit;
+    m->file_offset = c->file_offset;
+    m->filename = string_id(b, c->path);
+    m->build_id = string_id(b, c->build_id);
+    m->has_functions = m->has_filenames = m->has_line_numbers = m->has_inline_frames = 1;
+    b->module_mapping[module - 1] = (uint32_t)m->id;
+    return (uint32_t)m->id;
+}
+
+/* Every code module's mapping, the main executable's first. */
+static void map_code_modules(struct builder *b)
+{
+    const struct stoke_site_table *t = &b->profile->sites;
+    b->module_mapping = stoke_xcalloc(t->nmodules ? t->nmodules : 1, sizeof *b->module_mapping);
+    for (size_t site = 0; site < t->n; site++) {
+        const uint32_t *frames = b->profile->stack_frames + b->profile->stack_start[t->stack[site]];
+        const struct stoke_position *at = stoke_site_positions(b->profile, (uint32_t)site);
+        for (uint32_t i = 0; i < b->profile->stack_len[t->stack[site]]; i++)
+            if (at[i].module && b->profile->frames[frames[i]].kind == STOKE_KIND_PROGRAM) {
+                code_mapping_id(b, at[i].module);
+                return;
+            }
+    }
+}
+
 /* --- locations ------------------------------------------------------------ */
 
-static int same_location(const struct builder *b, uint32_t location, const uint32_t *frames,
-                         size_t n)
+static const struct stoke_position nowhere = {.file = ""};
+
+/* Where frame k of a run was: at[k], or nowhere in a profile without sites. */
+static const struct stoke_position *position_at(const struct stoke_position *at, size_t k)
 {
-    return b->location_len[location] == n &&
-           memcmp(b->location_frames + b->location_start[location], frames,
-                  n * sizeof *frames) == 0;
+    return at ? &at[k] : &nowhere;
+}
+
+static int same_position(const struct stoke_position *a, const struct stoke_position *b)
+{
+    return a->address == b->address && a->module == b->module && a->line == b->line &&
+           a->file == b->file;
+}
+
+static int same_location(const struct builder *b, uint32_t location, const uint32_t *frames,
+                         const struct stoke_position *at, size_t n)
+{
+    if (b->location_len[location] != n ||
+        memcmp(b->location_frames + b->location_start[location], frames, n * sizeof *frames))
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        if (!same_position(&b->location_at[b->location_start[location] + k], position_at(at, k)))
+            return 0;
+    return 1;
+}
+
+static uint64_t location_hash(const uint32_t *frames, const struct stoke_position *at, size_t n)
+{
+    uint64_t key = stoke_hash_bytes(frames, n * sizeof *frames);
+    for (size_t k = 0; at && k < n; k++)
+        key = stoke_hash_mix(stoke_hash_mix(key, at[k].address), at[k].line);
+    return key;
+}
+
+/* Appends frames[0..n) and their positions to the pool of locations' frames. */
+static void keep_location_frames(struct builder *b, const uint32_t *frames,
+                                 const struct stoke_position *at, size_t n)
+{
+    b->location_frames = stoke_grow(b->location_frames, &b->location_frames_cap,
+                                    b->nlocation_frames + n, sizeof *b->location_frames);
+    b->location_at = stoke_grow(b->location_at, &b->location_at_cap, b->nlocation_frames + n,
+                                sizeof *b->location_at);
+    memcpy(b->location_frames + b->nlocation_frames, frames, n * sizeof *frames);
+    for (size_t k = 0; k < n; k++)
+        b->location_at[b->nlocation_frames + k] = *position_at(at, k);
+    b->nlocation_frames += n;
 }
 
 /* The location of frames[0..n): an address's function and the functions
- * inlined into it, outermost first. */
-static uint64_t location_id(struct builder *b, const uint32_t *frames, size_t n)
+ * inlined into it, outermost first, with where each was (at NULL: a
+ * profile without sites). */
+static uint64_t location_id(struct builder *b, const uint32_t *frames,
+                            const struct stoke_position *at, size_t n)
 {
-    uint64_t key = stoke_hash_bytes(frames, n * sizeof *frames);
+    uint64_t key = location_hash(frames, at, n);
     uint32_t index;
     for (; stoke_u64map_get(&b->location_index, key, &index); key++)
-        if (same_location(b, index, frames, n))
+        if (same_location(b, index, frames, at, n))
             return index + 1;
     size_t i = b->locations.n;
     b->locations.items = stoke_grow(b->locations.items, &b->locations.cap, i + 1,
@@ -172,16 +262,17 @@ static uint64_t location_id(struct builder *b, const uint32_t *frames, size_t n)
                                    sizeof *b->location_start);
     b->location_len = stoke_grow(b->location_len, &b->location_len_cap, i + 1,
                                  sizeof *b->location_len);
-    b->location_frames = stoke_grow(b->location_frames, &b->location_frames_cap,
-                                    b->nlocation_frames + n, sizeof *b->location_frames);
-    memcpy(b->location_frames + b->nlocation_frames, frames, n * sizeof *frames);
     b->location_start[i] = (uint32_t)b->nlocation_frames;
     b->location_len[i] = (uint32_t)n;
-    b->nlocation_frames += n;
+    keep_location_frames(b, frames, at, n);
     PprofLocation *loc = &b->locations.items[i];
     *loc = (PprofLocation)PERFTOOLS__PROFILES__LOCATION__INIT;
     loc->id = i + 1;
-    loc->mapping_id = b->frame_mapping[frames[0]];
+    loc->address = position_at(at, 0)->address;
+    if (!at)
+        loc->mapping_id = b->frame_mapping[frames[0]];
+    else if (at[0].module)
+        loc->mapping_id = code_mapping_id(b, at[0].module);
     stoke_u64map_put(&b->location_index, key, (uint32_t)i);
     b->locations.n++;
     return loc->id;
@@ -198,6 +289,7 @@ static void add_lines(struct builder *b)
     for (size_t i = 0; i < b->locations.n; i++) {
         PprofLocation *loc = &b->locations.items[i];
         const uint32_t *frames = b->location_frames + b->location_start[i];
+        const struct stoke_position *at = b->location_at + b->location_start[i];
         loc->n_line = b->location_len[i];
         loc->line = b->line_ptrs + b->nlines;
         for (size_t j = loc->n_line; j-- > 0;) {
@@ -205,7 +297,7 @@ static void add_lines(struct builder *b)
             PprofLine *line = &b->lines[b->nlines];
             *line = (PprofLine)PERFTOOLS__PROFILES__LINE__INIT;
             line->function_id = function_id(b, f);
-            line->line = f->line;
+            line->line = p->sites.n ? at[j].line : f->line;
             b->line_ptrs[b->nlines++] = line;
         }
     }
@@ -213,20 +305,31 @@ static void add_lines(struct builder *b)
 
 /* --- samples -------------------------------------------------------------- */
 
-/* The locations of code[0..n) (outermost first) into b->scratch, root
- * first: a frame inlined into its caller joins the caller's location, as
- * long as both come from the same module. Returns how many. */
-static size_t locations_of(struct builder *b, const uint32_t *code, size_t n)
+/* Whether code[j], inlined, is at the same address as code[i] (with
+ * positions), or in the same module (without). */
+static int inlined_at_same_place(const struct builder *b, const uint32_t *code,
+                                 const struct stoke_position *at, size_t i, size_t j)
 {
-    const struct stoke_frame *frames = b->profile->frames;
+    if (!b->profile->frames[code[j]].inlined)
+        return 0;
+    if (at)
+        return at[j].address == at[i].address && at[j].module == at[i].module;
+    return b->frame_mapping[code[j]] && b->frame_mapping[code[j]] == b->frame_mapping[code[i]];
+}
+
+/* The locations of code[0..n) (outermost first; at: where each was, or
+ * NULL) into b->scratch, root first: a frame inlined into its caller joins
+ * the caller's location. Returns how many. */
+static size_t locations_of(struct builder *b, const uint32_t *code,
+                           const struct stoke_position *at, size_t n)
+{
     size_t count = 0;
     b->scratch = stoke_grow(b->scratch, &b->scratch_cap, n ? n : 1, sizeof *b->scratch);
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && frames[code[j]].inlined && b->frame_mapping[code[j]] &&
-               b->frame_mapping[code[j]] == b->frame_mapping[code[i]])
+        while (j < n && inlined_at_same_place(b, code, at, i, j))
             j++;
-        b->scratch[count++] = location_id(b, code + i, j - i);
+        b->scratch[count++] = location_id(b, code + i, at ? at + i : NULL, j - i);
         i = j;
     }
     return count;
@@ -254,20 +357,20 @@ static void add_labels(struct builder *b, PprofSample *s, const struct stack_par
 }
 
 /* The sample's values in the order of the sample types (see sample_types). */
-static void sample_values(const struct stoke_profile *p, const struct stoke_row *row,
+static void sample_values(const struct stoke_profile *p, const int64_t *values,
                           const struct stack_parts *parts, int64_t *v)
 {
     if (p->kind == STOKE_PROFILE_HEAP) {
-        v[0] = row->values[STOKE_HEAP_ALLOC_OBJECTS];
-        v[1] = row->values[STOKE_HEAP_ALLOC_BYTES];
-        v[2] = row->values[STOKE_HEAP_LIVE_OBJECTS];
-        v[3] = row->values[STOKE_HEAP_LIVE_BYTES];
+        v[0] = values[STOKE_HEAP_ALLOC_OBJECTS];
+        v[1] = values[STOKE_HEAP_ALLOC_BYTES];
+        v[2] = values[STOKE_HEAP_LIVE_OBJECTS];
+        v[3] = values[STOKE_HEAP_LIVE_BYTES];
     } else if (p->kind == STOKE_PROFILE_JS_HEAP) {
-        v[0] = row->values[STOKE_JS_HEAP_OBJECTS];
-        v[1] = row->values[STOKE_JS_HEAP_SHALLOW_BYTES];
+        v[0] = values[STOKE_JS_HEAP_OBJECTS];
+        v[1] = values[STOKE_JS_HEAP_SHALLOW_BYTES];
     } else {
-        v[0] = row->values[0];
-        v[1] = samples_time_ns(row->values[0], sample_period_ns(p, parts->process));
+        v[0] = values[0];
+        v[1] = samples_time_ns(values[0], sample_period_ns(p, parts->process));
     }
 }
 
@@ -276,32 +379,50 @@ static size_t nsample_types(const struct stoke_profile *p)
     return p->kind == STOKE_PROFILE_HEAP ? 4 : 2;
 }
 
-static int row_is_empty(const struct stoke_row *row, size_t nvalues)
+static int values_are_zero(const int64_t *values, size_t nvalues)
 {
     for (size_t i = 0; i < nvalues; i++)
-        if (row->values[i])
+        if (values[i])
             return 0;
     return 1;
+}
+
+/* What one pprof sample is made of: a row, or a site (with positions). */
+struct sample_source {
+    uint32_t stack;
+    const int64_t *values;
+    const struct stoke_position *at; /* of the stack's frames; NULL: a row */
+};
+
+static struct sample_source sample_source(const struct stoke_profile *p, size_t i)
+{
+    if (!p->sites.n)
+        return (struct sample_source){p->rows[i].stack, p->rows[i].values, NULL};
+    return (struct sample_source){p->sites.stack[i], stoke_site_values(p, (uint32_t)i),
+                                  stoke_site_positions(p, (uint32_t)i)};
 }
 
 static void add_samples(struct builder *b)
 {
     const struct stoke_profile *p = b->profile;
-    size_t nrows = p->nrows ? p->nrows : 1, ntypes = nsample_types(p);
-    b->samples.items = stoke_xmalloc(nrows * sizeof *b->samples.items);
-    b->values = stoke_xmalloc(nrows * ntypes * sizeof *b->values);
-    b->labels = stoke_xmalloc(nrows * MAX_LABELS * sizeof *b->labels);
-    b->label_ptrs = stoke_xmalloc(nrows * MAX_LABELS * sizeof *b->label_ptrs);
-    size_t *first_id = stoke_xmalloc(nrows * sizeof *first_id);
-    for (size_t r = 0; r < p->nrows; r++) {
-        const struct stoke_row *row = &p->rows[r];
+    size_t nsources = p->sites.n ? p->sites.n : p->nrows;
+    size_t most = nsources ? nsources : 1, ntypes = nsample_types(p);
+    b->samples.items = stoke_xmalloc(most * sizeof *b->samples.items);
+    b->values = stoke_xmalloc(most * ntypes * sizeof *b->values);
+    b->labels = stoke_xmalloc(most * MAX_LABELS * sizeof *b->labels);
+    b->label_ptrs = stoke_xmalloc(most * MAX_LABELS * sizeof *b->label_ptrs);
+    size_t *first_id = stoke_xmalloc(most * sizeof *first_id);
+    for (size_t r = 0; r < nsources; r++) {
+        struct sample_source src = sample_source(p, r);
         struct stack_parts parts;
-        stack_parts_of(p, row->stack, &parts);
-        if (row_is_empty(row, p->nvalues) || parts.ncode == 0)
+        stack_parts_of(p, src.stack, &parts);
+        if (values_are_zero(src.values, p->nvalues) || parts.ncode == 0)
             continue;
         PprofSample *s = &b->samples.items[b->samples.n];
         *s = (PprofSample)PERFTOOLS__PROFILES__SAMPLE__INIT;
-        size_t n = locations_of(b, parts.code, parts.ncode);
+        const struct stoke_position *code_at =
+            src.at ? src.at + (parts.code - (p->stack_frames + p->stack_start[src.stack])) : NULL;
+        size_t n = locations_of(b, parts.code, code_at, parts.ncode);
         b->location_ids = stoke_grow(b->location_ids, &b->location_ids_cap,
                                      b->nlocation_ids + n, sizeof *b->location_ids);
         first_id[b->samples.n] = b->nlocation_ids;
@@ -310,7 +431,7 @@ static void add_samples(struct builder *b)
         s->n_location_id = n;
         s->n_value = ntypes;
         s->value = b->values + b->samples.n * ntypes;
-        sample_values(p, row, &parts, s->value);
+        sample_values(p, src.values, &parts, s->value);
         add_labels(b, s, &parts);
         b->samples.n++;
     }
@@ -387,11 +508,13 @@ static void free_builder(struct builder *b)
     free(b->mappings.items);
     free(b->mappings.ptrs);
     free(b->frame_mapping);
+    free(b->module_mapping);
     free(b->locations.items);
     free(b->locations.ptrs);
     free(b->location_start);
     free(b->location_len);
     free(b->location_frames);
+    free(b->location_at);
     free(b->lines);
     free(b->line_ptrs);
     free(b->samples.items);
@@ -414,7 +537,10 @@ int stoke_pprof_encode(const struct stoke_profile *p, uint8_t **out, size_t *len
     for (size_t i = 0; i < profile.n_sample_type; i++)
         type_ptrs[i] = &types[i];
     profile.sample_type = type_ptrs;
-    map_frames(&b);
+    if (p->sites.n)
+        map_code_modules(&b);
+    else
+        map_frames(&b);
     add_samples(&b);
     add_lines(&b);
     POINT_AT(b.samples);

@@ -50,6 +50,7 @@ struct stoke_report {
     const struct stoke_report_note *note; /* NULL: none */
     const struct stoke_report_mark *marks; /* in time order; NULL: none */
     size_t nmarks;
+    int lines;                            /* folded stacks: each frame "name file:line" */
 };
 
 /* Writes r to out. Returns 0, or -1 on a write error, on a report the

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "alloc.h"
+#include "code_sites.h"
 #include "fields.h"
 #include "heap_record.h"
 #include "perfmap.h"
@@ -69,6 +70,12 @@ struct heap_said {
     size_t n, cap;
 };
 
+/* A trace stack as a stack of the profile, and its site (code_sites.h):
+ * UINT32_MAX in a heap timeline, whose changes are by stack alone. */
+struct interned_stack {
+    uint32_t stack, site;
+};
+
 /* A symbolized trace stack: frames[start .. start+len), root first, without
  * the process and thread roots. */
 struct trace_stack {
@@ -97,13 +104,17 @@ struct loader {
     struct stoke_symbolizer *symbolizer;
     struct stoke_u64map agent_modules;  /* module ids of the agent (libstoke*.so) */
     struct stoke_u64map thread_frames;  /* tid -> "name (tid)" frame */
-    struct stoke_u64map profile_stacks; /* thread frame + stack id -> profile stack */
+    struct stoke_u64map profile_stacks; /* thread frame + stack id -> index in interned */
+    struct interned_stack *interned;
+    size_t ninterned, interned_cap;
     struct trace_stack *stacks;   /* by trace stack id */
     size_t stacks_cap;
     uint32_t *frames;             /* pool of all trace stacks' frames */
-    size_t nframes, frames_cap;
+    struct stoke_position *positions; /* where each frame of the pool was */
+    size_t nframes, frames_cap, positions_cap;
     uint32_t *scratch;            /* a stack being assembled */
-    size_t scratch_cap;
+    struct stoke_position *scratch_at; /* and its positions */
+    size_t scratch_cap, scratch_at_cap;
     uint64_t weight_total, last_time_us;
     uint64_t damaged_records;
     uint64_t notes;               /* NOTE records read */
@@ -244,8 +255,8 @@ static int is_agent_module(struct loader *l, uint64_t module)
 static int on_map(struct loader *l, struct stoke_fields *f)
 {
     struct stoke_module_desc m = {.id = stoke_field_u(f)};
-    stoke_field_u(f); /* start */
-    stoke_field_u(f); /* end */
+    m.start = stoke_field_u(f);
+    m.end = stoke_field_u(f);
     m.load_bias = stoke_field_u(f); /* offsets are ELF virtual addresses already */
     m.build_id = stoke_field_bytes(f, &m.build_id_len);
     size_t path_len;
@@ -314,10 +325,20 @@ static int decode_addresses(struct stoke_fields *f, struct code_address *out)
     return f->bad ? -1 : (int)n;
 }
 
-static void push_frame(struct loader *l, uint32_t frame)
+static void push_frame_at(struct loader *l, uint32_t frame, const struct stoke_position *at)
 {
     l->frames = stoke_grow(l->frames, &l->frames_cap, l->nframes + 1, sizeof *l->frames);
+    l->positions = stoke_grow(l->positions, &l->positions_cap, l->nframes + 1,
+                              sizeof *l->positions);
+    l->positions[l->nframes] = *at;
     l->frames[l->nframes++] = frame;
+}
+
+/* A frame that stands for no code of its own (synthetic). */
+static void push_frame(struct loader *l, uint32_t frame)
+{
+    static const struct stoke_position nowhere = {.file = ""};
+    push_frame_at(l, frame, &nowhere);
 }
 
 /* How many of addresses[0..n) (leaf first) are the agent's, from the leaf. */
@@ -344,10 +365,17 @@ static void symbolize_addresses(struct loader *l, const struct code_address *add
         if (is_agent_module(l, addresses[i].module))
             continue;
         const uint32_t *frames;
+        const struct stoke_code_line *lines;
         size_t count = stoke_symbolize(l->symbolizer, addresses[i].module, addresses[i].offset,
-                                       i > 0 || all_returns, &frames);
-        for (size_t j = count; j-- > 0;)
-            push_frame(l, frames[j]);
+                                       i > 0 || all_returns, &frames, &lines);
+        struct stoke_position at = {
+            .address = addresses[i].offset,
+            .module = stoke_symbolizer_code_module(l->symbolizer, addresses[i].module)};
+        for (size_t j = count; j-- > 0;) {
+            at.file = lines[j].file;
+            at.line = lines[j].line;
+            push_frame_at(l, frames[j], &at);
+        }
     }
     if (agent_leaf)
         push_frame(l, synthetic_frame(l, AGENT_FRAME, STOKE_KIND_LIBRARY));
@@ -397,30 +425,39 @@ static int settle_kind(struct loader *l, int kind)
 
 /* --- SAMPLES -------------------------------------------------------------- */
 
-/* The profile stack of trace stack id as sampled in a thread (thread frame
- * UINT32_MAX when threads are not split out, which makes the key the bare
- * id), interned on first use. */
-static uint32_t profile_stack(struct loader *l, uint32_t thread, uint64_t id)
+/* Trace stack id as sampled in a thread (thread frame UINT32_MAX when
+ * threads are not split out, which makes the key the bare id): its profile
+ * stack and site, interned on first use. */
+static struct interned_stack profile_stack(struct loader *l, uint32_t thread, uint64_t id)
 {
+    static const struct stoke_position nowhere = {.file = ""};
     uint64_t key = ((uint64_t)(thread + 1u) << 32) | id;
-    uint32_t stack;
-    if (stoke_u64map_get(&l->profile_stacks, key, &stack))
-        return stack;
+    uint32_t index;
+    if (stoke_u64map_get(&l->profile_stacks, key, &index))
+        return l->interned[index];
     const struct trace_stack *ts = id < l->stacks_cap && l->stacks[id].defined ? &l->stacks[id]
                                                                                : NULL;
-    size_t n = 0;
-    l->scratch = stoke_grow(l->scratch, &l->scratch_cap, 3 + (ts ? ts->len : 0),
-                            sizeof *l->scratch);
+    size_t n = 0, most = 3 + (ts ? ts->len : 0);
+    l->scratch = stoke_grow(l->scratch, &l->scratch_cap, most, sizeof *l->scratch);
+    l->scratch_at = stoke_grow(l->scratch_at, &l->scratch_at_cap, most, sizeof *l->scratch_at);
     l->scratch[n++] = l->root;
     if (thread != UINT32_MAX)
         l->scratch[n++] = thread;
     if (!ts)
         l->scratch[n++] = synthetic_frame(l, "[unknown stack]", STOKE_KIND_UNKNOWN);
-    for (uint32_t i = 0; ts && i < ts->len; i++)
+    for (size_t i = 0; i < n; i++)
+        l->scratch_at[i] = nowhere;
+    for (uint32_t i = 0; ts && i < ts->len; i++) {
+        l->scratch_at[n] = l->positions[ts->start + i];
         l->scratch[n++] = l->frames[ts->start + i];
-    stack = stoke_profile_stack(l->profile, l->scratch, n);
-    stoke_u64map_put(&l->profile_stacks, key, stack);
-    return stack;
+    }
+    struct interned_stack made = {stoke_profile_stack(l->profile, l->scratch, n), UINT32_MAX};
+    if (!l->heap_timeline)
+        made.site = stoke_site(l->profile, made.stack, l->scratch_at);
+    l->interned = stoke_grow(l->interned, &l->interned_cap, l->ninterned + 1, sizeof *l->interned);
+    l->interned[l->ninterned] = made;
+    stoke_u64map_put(&l->profile_stacks, key, (uint32_t)l->ninterned++);
+    return made;
 }
 
 /* The wall-clock time of a sample time_us after its process started. */
@@ -457,10 +494,11 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
             return -1;
         int64_t weight = (int64_t)weight_less_one + 1;
         time_us += delta_us;
+        struct interned_stack stack = profile_stack(l, thread, id);
         struct stoke_sample sample = {.time_ns = sample_time_ns(s, time_us),
-                                      .stack = profile_stack(l, thread, id),
-                                      .process = (uint32_t)l->proc, .tid = (uint32_t)tid,
-                                      .weight = (uint32_t)weight};
+                                      .stack = stack.stack, .process = (uint32_t)l->proc,
+                                      .tid = (uint32_t)tid, .weight = (uint32_t)weight,
+                                      .site = stack.site + 1};
         stoke_profile_add_sample(l->profile, &sample);
         s->samples++;
         l->weight_total += (uint64_t)weight;
@@ -552,7 +590,8 @@ static int on_heap_growth(struct loader *l, struct stoke_fields *f)
         int64_t bytes = stoke_field_s(f), objects = stoke_field_s(f);
         if (f->bad || id >= MAX_STACK_ID || !change_fits(bytes) || !change_fits(objects))
             return -1;
-        struct stoke_heap_change c = {time_ns, profile_stack(l, UINT32_MAX, id), bytes, objects};
+        struct stoke_heap_change c = {time_ns, profile_stack(l, UINT32_MAX, id).stack, bytes,
+                                      objects};
         stoke_profile_add_heap_change(l->profile, &c);
         heap_said_add(&l->heap_said, &c);
     }
@@ -599,7 +638,9 @@ static int on_heap_stack(struct loader *l, struct stoke_fields *f)
         return -1;
     for (size_t i = 0; i < STOKE_HEAP_NVALUES; i++)
         values[i] = (int64_t)read[i]; /* at most MAX_HEAP_TOTAL */
-    stoke_profile_add_to_stack(l->profile, profile_stack(l, UINT32_MAX, id), values);
+    struct interned_stack stack = profile_stack(l, UINT32_MAX, id);
+    stoke_profile_add_to_stack(l->profile, stack.stack, values);
+    stoke_site_add(l->profile, stack.site, values);
     l->heap_stacks++;
     return 0;
 }
@@ -778,9 +819,12 @@ static void free_loader(struct loader *l)
     stoke_u64map_free(&l->agent_modules);
     stoke_u64map_free(&l->thread_frames);
     stoke_u64map_free(&l->profile_stacks);
+    free(l->interned);
     free(l->stacks);
     free(l->frames);
+    free(l->positions);
     free(l->scratch);
+    free(l->scratch_at);
     free(l->exe);
     free(l->next_part);
     heap_said_free(&l->heap_said);
@@ -806,6 +850,7 @@ static void forget_part(struct loader *l, char *next_path)
     l->nframes = 0;
     stoke_u64map_free(&l->profile_stacks);
     memset(&l->profile_stacks, 0, sizeof l->profile_stacks);
+    l->ninterned = 0;
     free(l->next_part);
     l->next_part = NULL;
     if (l->part_path != l->path)

@@ -64,9 +64,9 @@ def case_pprof_cpu(work):
     build_id = run(["readelf", "-n", SYM_TARGET]).stdout.decode()
     build_id = re.search(r"Build ID: ([0-9a-f]+)", build_id).group(1)
     mapped = {(string(d, m, "filename"), string(d, m, "build_id")) for m in d["mapping"]}
-    expect(("sym_target", build_id) in mapped, "sym_target's mapping carries its build-id",
-           str(mapped))
-    expect(string(d, d["mapping"][0], "filename") == "sym_target",
+    expect((SYM_TARGET, build_id) in mapped,
+           "sym_target's mapping carries its path and build-id", str(mapped))
+    expect(string(d, d["mapping"][0], "filename") == SYM_TARGET,
            "the main executable is mapping 1")
     functions = {f["id"][0]: (string(d, f, "name"), string(d, f, "filename"))
                  for f in d["function"]}

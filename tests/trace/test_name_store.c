@@ -28,9 +28,9 @@ static struct stoke_name_store *sample_store(void)
 {
     struct stoke_name_store *s = stoke_name_store_new();
     const struct stoke_debuginfo_frame chain[] = {
-        {"mix_steps", "/src/a.c", 17}, {"_Z11alpha_phasej", "/src/a.c", 22}};
-    const struct stoke_debuginfo_frame unnamed[] = {{NULL, "", 0}};
-    const struct stoke_debuginfo_frame odd[] = {{hostile, hostile, UINT32_MAX}};
+        {"mix_steps", "/src/a.c", 17, "", 0}, {"_Z11alpha_phasej", "/src/a.c", 22, "", 0}};
+    const struct stoke_debuginfo_frame unnamed[] = {{NULL, "", 0, "", 0}};
+    const struct stoke_debuginfo_frame odd[] = {{hostile, hostile, UINT32_MAX, "", 0}};
     stoke_name_store_add(s, build_a, sizeof build_a, 0x1234, chain, 2);
     stoke_name_store_add(s, build_a, sizeof build_a, 0x1000, unnamed, 1);
     stoke_name_store_add(s, build_a, sizeof build_a, 0x10, NULL, 0);
@@ -64,7 +64,7 @@ static void expect_sample(const struct stoke_name_store *s)
 static void check_table(void)
 {
     struct stoke_name_store *s = sample_store();
-    const struct stoke_debuginfo_frame other[] = {{"other", "", 1}};
+    const struct stoke_debuginfo_frame other[] = {{"other", "", 1, "", 0}};
     expect_sample(s);
     CHECK(stoke_name_store_added(s) == 4);
     stoke_name_store_settle(s);

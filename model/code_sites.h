@@ -1,0 +1,47 @@
+/*
+ * code_sites.h - the sites of a profile read from traces: its stacks as
+ * they were in the code, each frame with the address sampled and the
+ * source line it was at (struct stoke_site_table in profile.h), and the
+ * binaries those addresses are in. Rows say which functions were hot;
+ * sites say which lines and instructions: folded --lines, pprof's
+ * locations and the report's hot lines read them.
+ *
+ * A site's values add up with the other sites of its stack to the stack's
+ * row, as long as whoever changes rows keeps them: sample_times.h does;
+ * what rewrites rows otherwise drops the sites (stoke_sites_drop).
+ *
+ * Never: reads files or names code (the trace reader gives positions).
+ */
+#ifndef STOKE_CODE_SITES_H
+#define STOKE_CODE_SITES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "profile.h"
+
+/* The index of the site of stack with positions[0 .. stack_len[stack])
+ * (file strings need not be interned), created with zero values if new. */
+uint32_t stoke_site(struct stoke_profile *p, uint32_t stack,
+                    const struct stoke_position *positions);
+
+/* Adds nvalues values to the site's. */
+void stoke_site_add(struct stoke_profile *p, uint32_t site, const int64_t *values);
+
+/* The site's positions (as many as its stack's frames) and values. */
+const struct stoke_position *stoke_site_positions(const struct stoke_profile *p,
+                                                  uint32_t site);
+const int64_t *stoke_site_values(const struct stoke_profile *p, uint32_t site);
+
+/* The number (index + 1) of the code module m (strings need not be
+ * interned), added if new: the same path, build-id and start are one. */
+uint32_t stoke_code_module(struct stoke_profile *p, const struct stoke_code_module *m);
+
+/* Sets every site's values to zero (their rows are being recounted). */
+void stoke_sites_clear_values(struct stoke_profile *p);
+
+/* Forgets the sites: the rows changed in a way they cannot follow. */
+void stoke_sites_drop(struct stoke_profile *p);
+
+void stoke_sites_free(struct stoke_site_table *t);
+
+#endif
