@@ -23,6 +23,7 @@ set(VIEWER_JS
   js/sandwich.js
   js/functions.js
   js/table.js
+  js/hot_lines.js
   js/sandwich_view.js
   js/timeline_view.js
   js/hash.js

@@ -10,23 +10,30 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "call_tree.h"
 #include "escape.h"
 #include "frame_table.h"
 #include "json_numbers.h"
-#include "timeline_data.h"
+#include "line_table.h"
+#include "source_snippets.h"
 #include "string_pool.h"
+#include "timeline_data.h"
 
 #define REPORT_DATA_VERSION 4
 #define STRING_RESTART 16 /* every 16th string is written whole */
 
 /* What the tabs share: strings and frames, and per tab the index in the
- * shared frame table of each of its profile's frames. */
+ * shared frame table of each of its profile's frames; the lines each tab's
+ * frames were at, and the source around the hottest. */
 struct shared {
     struct string_pool strings;
     struct frame_table frames;
     uint32_t **tab_frames; /* tab_frames[t][f]: shared index of frame f of tab t */
+    struct line_table *lines;  /* by tab */
+    uint32_t **line_files;     /* line_files[t][i]: string of tab t's line i's file */
+    struct source_snippets sources;
     size_t ntabs;
     uint32_t *string_rank; /* index at interning -> index in the sorted pool */
 };
@@ -38,6 +45,13 @@ static void shared_free(struct shared *s)
     for (size_t t = 0; s->tab_frames && t < s->ntabs; t++)
         free(s->tab_frames[t]);
     free(s->tab_frames);
+    for (size_t t = 0; s->lines && t < s->ntabs; t++) {
+        line_table_free(&s->lines[t]);
+        free(s->line_files[t]);
+    }
+    free(s->lines);
+    free(s->line_files);
+    source_snippets_free(&s->sources);
     free(s->string_rank);
 }
 
@@ -65,16 +79,51 @@ static int intern_frame(struct shared *s, const struct stoke_frame *f, uint32_t 
     return 0;
 }
 
-/* Interns the frames of every tab ("" is string 0). */
+/* The lines tab t's frames were at, their files interned. */
+static int build_lines(struct shared *s, size_t t, const struct stoke_profile *p)
+{
+    struct line_table *lines = &s->lines[t];
+    if (line_table_build(lines, p) < 0)
+        return -1;
+    s->line_files[t] = malloc((lines->n ? lines->n : 1) * sizeof(uint32_t));
+    if (!s->line_files[t])
+        return -1;
+    for (size_t i = 0; i < lines->n; i++)
+        if (intern_string(&s->strings, lines->entries[i].file, &s->line_files[t][i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* The source around the tabs' hottest lines, its files interned. */
+static int gather_sources(struct shared *s, const struct stoke_report_tab *tabs, size_t ntabs)
+{
+    int64_t *totals = malloc((ntabs ? ntabs : 1) * sizeof *totals);
+    if (!totals)
+        return -1;
+    for (size_t t = 0; t < ntabs; t++)
+        totals[t] = stoke_profile_total(tabs[t].profile, 0);
+    int rc = source_snippets_gather(&s->sources, s->lines, totals, ntabs);
+    free(totals);
+    for (size_t i = 0; rc == 0 && i < s->sources.nfiles; i++)
+        rc = intern_string(&s->strings, s->sources.files[i].path, &s->sources.files[i].string);
+    return rc;
+}
+
+/* Interns the frames of every tab ("" is string 0), and the files of
+ * their lines. */
 static int shared_build(struct shared *s, const struct stoke_report_tab *tabs, size_t ntabs)
 {
     uint32_t empty;
     string_pool_init(&s->strings);
     frame_table_init(&s->frames);
+    memset(&s->sources, 0, sizeof s->sources);
     s->ntabs = ntabs;
     s->string_rank = NULL;
     s->tab_frames = calloc(ntabs ? ntabs : 1, sizeof(*s->tab_frames));
-    if (!s->tab_frames || intern_string(&s->strings, "", &empty) < 0)
+    s->lines = calloc(ntabs ? ntabs : 1, sizeof(*s->lines));
+    s->line_files = calloc(ntabs ? ntabs : 1, sizeof(*s->line_files));
+    if (!s->tab_frames || !s->lines || !s->line_files ||
+        intern_string(&s->strings, "", &empty) < 0)
         return -1;
     for (size_t t = 0; t < ntabs; t++) {
         const struct stoke_profile *p = tabs[t].profile;
@@ -84,7 +133,11 @@ static int shared_build(struct shared *s, const struct stoke_report_tab *tabs, s
         for (size_t f = 0; f < p->nframes; f++)
             if (intern_frame(s, &p->frames[f], &s->tab_frames[t][f]) < 0)
                 return -1;
+        if (build_lines(s, t, p) < 0)
+            return -1;
     }
+    if (gather_sources(s, tabs, ntabs) < 0)
+        return -1;
     s->string_rank = string_pool_sort(&s->strings);
     return s->string_rank ? 0 : -1;
 }
@@ -244,9 +297,45 @@ static void write_tree(FILE *out, const struct call_tree *tree, const uint32_t *
     fputs("]}}", out);
 }
 
-/* Writes one tab; -1 when out of memory for its call tree or timeline. */
-static int write_tab(FILE *out, const struct stoke_report_tab *tab, const uint32_t *frame_map,
-                     const struct timeline_grid *grid)
+/* The lines the tab's frames were at (line_table.h), one array per
+ * field, self and total one array per value; none without lines. */
+static void write_lines(FILE *out, const struct shared *s, size_t t)
+{
+    const struct line_table *lines = &s->lines[t];
+    if (!lines->n)
+        return;
+    fputs(",\n\"lines\":{\"frame\":[", out);
+    for (size_t i = 0; i < lines->n; i++) {
+        fputs(i ? "," : "", out);
+        write_u64(out, s->tab_frames[t][lines->entries[i].frame]);
+    }
+    fputs("],\n\"file\":[", out);
+    for (size_t i = 0; i < lines->n; i++) {
+        fputs(i ? "," : "", out);
+        write_u64(out, s->string_rank[s->line_files[t][i]]);
+    }
+    fputs("],\n\"line\":[", out);
+    for (size_t i = 0; i < lines->n; i++) {
+        fputs(i ? "," : "", out);
+        write_u64(out, lines->entries[i].line);
+    }
+    for (int total = 0; total <= 1; total++) {
+        fputs(total ? "],\n\"total\":[" : "],\n\"self\":[", out);
+        for (size_t v = 0; v < lines->nvalues; v++) {
+            fputs(v ? ",[" : "[", out);
+            for (size_t i = 0; i < lines->n; i++) {
+                const struct line_entry *e = &lines->entries[i];
+                fprintf(out, i ? ",%" PRId64 : "%" PRId64, total ? e->total[v] : e->self[v]);
+            }
+            fputc(']', out);
+        }
+    }
+    fputs("]}", out);
+}
+
+/* Writes tab t; -1 when out of memory for its call tree or timeline. */
+static int write_tab(FILE *out, const struct stoke_report_tab *tab, const struct shared *s,
+                     size_t t, const struct timeline_grid *grid)
 {
     struct call_tree tree;
     if (call_tree_build(&tree, tab->profile) < 0)
@@ -256,7 +345,8 @@ static int write_tab(FILE *out, const struct stoke_report_tab *tab, const uint32
         write_sides(out, &tab->profile->diff);
     write_processes(out, tab->profile);
     int rc = timeline_data_write(out, tab->profile, &tree, grid);
-    write_tree(out, &tree, frame_map);
+    write_lines(out, s, t);
+    write_tree(out, &tree, s->tab_frames[t]);
     call_tree_free(&tree);
     return rc;
 }
@@ -287,10 +377,12 @@ static int write_document(FILE *out, const struct stoke_report *r, const struct 
     for (size_t t = 0; t < r->ntabs; t++) {
         if (t)
             fputs(",\n", out);
-        if (write_tab(out, &r->tabs[t], s->tab_frames[t], &grid) < 0)
+        if (write_tab(out, &r->tabs[t], s, t, &grid) < 0)
             return -1;
     }
-    fputs("]}", out);
+    fputs("]", out);
+    source_snippets_write(out, &s->sources, s->string_rank);
+    fputs("}", out);
     return 0;
 }
 

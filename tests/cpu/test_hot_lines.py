@@ -16,8 +16,13 @@ against real tools on the same addresses:
                 the folded stacks put outer_loop on the line of the call
                 and inner_kernel on a line of its own body, the chain
                 eu-addr2line -i gives for the sampled addresses
+  report_lines  the HTML report of hot_lines shows two_loops' hottest lines
+                under its sandwich, opened from the flame graph and from
+                the table, with their shares and the program's own source
+                text (a hostile comment shown as text), at 1400x900 and
+                800x600 in headless Chromium (browser_hot_lines_test.mjs)
 
-usage: test_hot_lines.py hot_lines|inline_lines
+usage: test_hot_lines.py hot_lines|inline_lines|report_lines
 """
 import os
 import re
@@ -30,9 +35,13 @@ TOLERANCE_POINTS = 5
 ROUNDS = "300000000"  # about a second of CPU time
 
 
+NODE = os.environ.get("E2E_NODE") or "node"
+BROWSER_TEST = os.path.join(SOURCES, "..", "..", "viewer", "browser_hot_lines_test.mjs")
+
+
 def marked_line(source, mark):
     """The number of the line of source that holds mark."""
-    with open(source) as f:
+    with open(source, errors="replace") as f:
         for number_, line in enumerate(f, 1):
             if mark in line:
                 return number_
@@ -70,11 +79,12 @@ def pprof_list(work, pb_gz, function):
              f"^{function}$", pb_gz], env=go_env(work))
     expect(r.returncode == 0, "go tool pprof -list failed", describe(r))
     flat = {}
-    for line in r.stdout.decode().splitlines():
+    for line in r.stdout.decode(errors="replace").splitlines():
         m = re.match(r"\s*(\S+)\s+\S+\s+(\d+):", line)
         if m and m.group(1) != ".":
             flat[int(m.group(2))] = int(m.group(1))
-    expect(flat, f"go tool pprof -list {function} shows no sampled line", r.stdout.decode())
+    expect(flat, f"go tool pprof -list {function} shows no sampled line",
+           r.stdout.decode(errors="replace"))
     return flat
 
 
@@ -197,5 +207,19 @@ def inline_lines():
     expect(checked, "stoke's pprof has no location of inner_kernel with an address")
 
 
+def report_lines():
+    out = fresh_dir("report_lines")
+    source = os.path.join(SOURCES, "hot_lines.c")
+    first, second = marked_line(source, "/* HOT_TWO_THIRDS */"), marked_line(source, "/* HOT_ONE_THIRD */")
+    rec = os.path.join(out, "rec")
+    record_ok(rec, [program("hot_lines"), ROUNDS])
+    html = os.path.join(out, "report.html")
+    stoke_ok("report", rec, "-o", html)
+    r = run([NODE, BROWSER_TEST, html, source, "two_loops", str(first), str(second),
+             os.path.join(out, "shots")], timeout=120)
+    expect(r.returncode == 0, "the hottest lines in the browser", describe(r))
+
+
 if __name__ == "__main__":
-    raise SystemExit(main({"hot_lines": hot_lines, "inline_lines": inline_lines}))
+    raise SystemExit(main({"hot_lines": hot_lines, "inline_lines": inline_lines,
+                           "report_lines": report_lines}))

@@ -25,7 +25,8 @@ async function main() {
     tabs: report.tabs.map(() => null), // per tab, once opened: see openTab
     view: new FlameView({ scroller: $('graph'), plane: $('plane'), canvas: $('flame'), overlay: $('overlay') },
                         palette),
-    sandwich: new SandwichPanel({ title: $('sandwich-title'), callers: $('callers'), callees: $('callees') },
+    sandwich: new SandwichPanel({ title: $('sandwich-title'), callers: $('callers'), callees: $('callees'),
+                                  lines: $('hot-lines') },
                                 palette),
     state: { ...STATE_DEFAULTS, tab: -1, value: 0 }, // tab -1: none open yet
     profile: null, // the open tab's frame view, its profile, tree, measure and matcher

@@ -1,8 +1,9 @@
 // data.js - reads the report html.c embedded in the page (the block
 // #stoke-data: a JSON document, layout in report_data.h, deflated and in
 // base64, see data_block.h): a string pool, a frame table and the moments
-// a timeline marks, shared by all tabs, and per tab a call tree in
-// preorder and, for a CPU tab read from traces, its samples over time (for
+// a timeline marks and the source kept around the hot lines, shared by all
+// tabs, and per tab a call tree in preorder, the lines its frames were at
+// and, for a CPU tab read from traces, its samples over time (for
 // the live heap over time of a --heap recording, its changes by bucket,
 // and each process's live heap, read at once for every timeline). A
 // tab's arrays become typed arrays only when the tab is first opened. Names stay plain strings: they
@@ -15,7 +16,8 @@ const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 // Resolves to { title, strings (a StringPool), frames, marks: [{ name,
 // atUs }], span: { startUs, endUs } (see recordingSpan), liveHeap (see
-// readLiveHeap), tabs: [{ name, differential, raw }] }.
+// readLiveHeap), sources (see readSources), tabs: [{ name, differential,
+// raw }] }.
 async function readEmbeddedReport(doc) {
   const packed = base64Bytes(doc.getElementById('stoke-data').textContent.trim());
   const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
@@ -41,6 +43,7 @@ async function readEmbeddedReport(doc) {
     },
     ...readTimes(raw),
     liveHeap: readLiveHeap(raw.tabs),
+    sources: readSources(raw.sources),
     tabs: raw.tabs.map((t) => ({ name: String(t.name), differential: t.differential === 1, raw: t })),
   };
 }
@@ -227,7 +230,50 @@ function decodeTab(report, index) {
     nodeFrame: Int32Array.from(tree.frame),
     nodeSelf,
     timeline: decodeTimeline(raw.timeline, tree.depth.length),
+    lines: decodeLines(raw.lines, frames),
+    sources: report.sources,       // shared by all tabs: see readSources
   };
+}
+
+// The lines a tab's frames were at (line_table.h) as typed arrays: { name
+// (of each entry's frame), file (strings), line, self and total (by value
+// index) }, or null for a tab without.
+function decodeLines(raw, frames) {
+  if (!raw || !Array.isArray(raw.frame)) return null;
+  return {
+    name: Int32Array.from(raw.frame, (f) => frames.name[f]),
+    file: Int32Array.from(raw.file),
+    line: Int32Array.from(raw.line),
+    self: raw.self.map((column) => Float64Array.from(column)),
+    total: raw.total.map((column) => Float64Array.from(column)),
+  };
+}
+
+// The source the report kept around its hot lines (source_snippets.h): a
+// Map from a file (its string) to its SourceLines, empty without.
+function readSources(raw) {
+  const files = new Map();
+  if (!raw || !Array.isArray(raw.file)) return files;
+  raw.file.forEach((file, i) => {
+    if (!files.has(file)) files.set(file, new SourceLines());
+    files.get(file).add(raw.first[i], raw.text[i]);
+  });
+  return files;
+}
+
+// Lines of one source file, by line number.
+class SourceLines {
+  constructor() {
+    this.lines = new Map();
+  }
+
+  add(first, text) {
+    if (Array.isArray(text)) text.forEach((t, k) => this.lines.set(first + k, String(t)));
+  }
+
+  lineText(line) {
+    return this.lines.get(line) ?? '';
+  }
 }
 
 // A tab's samples over time (timeline_data.h) as typed arrays: { startUs,

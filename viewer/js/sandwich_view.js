@@ -1,13 +1,16 @@
 // sandwich_view.js - the sandwich panel: one function's callers drawn as a
 // flame graph above it (the function at the bottom, its callers stacked
 // on top) and its callees as an icicle below it (the function at the top),
-// with a title saying what it shows. The trees come from sandwich.js.
-// Names are set with textContent only.
+// with a title saying what it shows, and the function's hottest lines
+// under them (hot_lines.js). The trees come from sandwich.js. Names are
+// set with textContent only.
 
 class SandwichPanel {
-  // elements: { title, callers, callees (empty scrollers for the halves) }
+  // elements: { title, callers, callees (empty scrollers for the halves),
+  // lines (where the hottest lines go) }
   constructor(elements, palette) {
     this.title = elements.title;
+    this.lines = new HotLinesPanel(elements.lines);
     this.callers = new FlameView(flameElements(elements.callers), palette);
     this.callees = new FlameView(flameElements(elements.callees), palette);
     this.callees.setIcicle(true);
@@ -26,12 +29,14 @@ class SandwichPanel {
         ? 'No function named "' + name + '" in this profile.'
         : 'Pick a function: press s over a frame, or pick a row of the table.';
       for (const v of this.views) v.show(emptyTree(), profile, coloring);
+      this.lines.show(profile, null, measure.index, 0, measure);
     } else {
       const total = trees.callees.total[ROOT];
       this.title.textContent = name + ': ' + measure.amount(total) + ' (' +
         formatPercent(total, trees.callees.whole) + ' of total); ' + tabWords(profile).halves;
       this.callers.show(trees.callers, profile, coloring);
       this.callees.show(trees.callees, profile, coloring);
+      this.lines.show(profile, name, measure.index, total, measure);
     }
     for (const v of this.views) v.setZoom(ROOT);
   }

@@ -4,7 +4,8 @@
  * two thirds of two_loops' time is on the line marked HOT_TWO_THIRDS and
  * one third on the line marked HOT_ONE_THIRD. Each loop is written on one
  * line so that every instruction of it (the work, the count, the branch)
- * is on that line.
+ * is on that line. A comment beside them holds what a report must show as
+ * text (markup, a byte that is not UTF-8).
  *
  * usage: hot_lines ROUNDS
  * Never reads input or writes files.
@@ -19,6 +20,7 @@ static volatile uint64_t sink;
 
 static __attribute__((noipa)) uint64_t two_loops(uint64_t rounds)
 {
+    /* shown as text by a report: </script><img src=x onerror="document.title='pwned'"> ÿ */
     uint64_t a = rounds, b = rounds ^ 0x9e3779b9u;
     for (uint64_t i = 0; i < 2 * rounds; i++) a = STEP(a); /* HOT_TWO_THIRDS */
     for (uint64_t i = 0; i < rounds; i++) b = STEP(b); /* HOT_ONE_THIRD */
