@@ -2,8 +2,8 @@
  * code_sites.c - the sites of a profile and its code modules; see
  * code_sites.h.
  *
- * Owns: interning sites by (stack, positions) and modules by (path,
- * build-id, start); their values.
+ * Owns: interning positions, sites by (stack, positions) and modules by
+ * (path, build-id, start); the sites' values.
  * Never: touches rows, stacks or samples.
  */
 #include "code_sites.h"
@@ -15,8 +15,9 @@
 #include "index_table.h"
 
 struct sites_impl {
-    size_t stack_cap, start_cap, values_cap, positions_cap, modules_cap;
+    size_t stack_cap, start_cap, values_cap, at_cap, positions_cap, modules_cap;
     struct stoke_index_table site_index;
+    struct stoke_index_table position_index;
     struct stoke_index_table module_index;
 };
 
@@ -27,39 +28,46 @@ static struct sites_impl *impl_of(struct stoke_profile *p)
     return p->sites.impl;
 }
 
-static uint64_t site_hash(uint32_t stack, const struct stoke_position *at, size_t n)
+/* --- positions ------------------------------------------------------------ */
+
+static uint64_t position_hash(const struct stoke_position *at)
 {
-    uint64_t h = stoke_hash_mix(0, stack);
-    for (size_t i = 0; i < n; i++) {
-        h = stoke_hash_mix(h, at[i].address);
-        h = stoke_hash_mix(h, ((uint64_t)at[i].module << 32) | at[i].line);
-        h = stoke_hash_mix(h, (uintptr_t)at[i].file);
+    uint64_t h = stoke_hash_mix(at->address, ((uint64_t)at->module << 32) | at->line);
+    return stoke_hash_mix(h, (uintptr_t)at->file);
+}
+
+/* The index of position at (its file interned) in the table. */
+static uint32_t position_id(struct stoke_profile *p, const struct stoke_position *position)
+{
+    struct stoke_site_table *t = &p->sites;
+    struct sites_impl *im = impl_of(p);
+    struct stoke_position at = *position;
+    at.file = stoke_profile_string(p, position->file);
+    uint64_t hash = position_hash(&at);
+    size_t pos = SIZE_MAX;
+    int64_t idx;
+    while ((idx = stoke_index_table_next(&im->position_index, hash, &pos)) >= 0) {
+        const struct stoke_position *o = &t->positions[idx];
+        if (o->address == at.address && o->module == at.module && o->line == at.line &&
+            o->file == at.file)
+            return (uint32_t)idx;
     }
-    return h;
+    t->positions = stoke_grow(t->positions, &im->positions_cap, t->npositions + 1,
+                              sizeof *t->positions);
+    t->positions[t->npositions] = at;
+    stoke_index_table_add(&im->position_index, hash, (uint32_t)t->npositions);
+    return (uint32_t)t->npositions++;
 }
 
-static int same_positions(const struct stoke_position *a, const struct stoke_position *b,
-                          size_t n)
+/* --- sites ---------------------------------------------------------------- */
+
+static uint64_t site_hash(uint32_t stack, const uint32_t *ids, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (a[i].address != b[i].address || a[i].module != b[i].module ||
-            a[i].line != b[i].line || a[i].file != b[i].file)
-            return 0;
-    return 1;
+    return stoke_hash_mix(stack, stoke_hash_bytes(ids, n * sizeof *ids));
 }
 
-/* positions[0..n) with their files interned, in out. */
-static void intern_files(struct stoke_profile *p, const struct stoke_position *positions,
-                         size_t n, struct stoke_position *out)
-{
-    for (size_t i = 0; i < n; i++) {
-        out[i] = positions[i];
-        out[i].file = stoke_profile_string(p, positions[i].file);
-    }
-}
-
-static uint32_t append_site(struct stoke_profile *p, uint32_t stack,
-                            const struct stoke_position *at, size_t n)
+static uint32_t append_site(struct stoke_profile *p, uint32_t stack, const uint32_t *ids,
+                            size_t n)
 {
     struct stoke_site_table *t = &p->sites;
     struct sites_impl *im = impl_of(p);
@@ -68,14 +76,13 @@ static uint32_t append_site(struct stoke_profile *p, uint32_t stack,
     t->start = stoke_grow(t->start, &im->start_cap, s + 1, sizeof *t->start);
     t->values = stoke_grow(t->values, &im->values_cap, (s + 1) * STOKE_MAX_VALUES,
                            sizeof *t->values);
-    t->positions = stoke_grow(t->positions, &im->positions_cap, t->npositions + n,
-                              sizeof *t->positions);
+    t->at = stoke_grow(t->at, &im->at_cap, t->nat + n, sizeof *t->at);
     if (n)
-        memcpy(t->positions + t->npositions, at, n * sizeof *at);
+        memcpy(t->at + t->nat, ids, n * sizeof *ids);
     t->stack[s] = stack;
-    t->start[s] = (uint32_t)t->npositions;
+    t->start[s] = (uint32_t)t->nat;
     memset(t->values + s * STOKE_MAX_VALUES, 0, STOKE_MAX_VALUES * sizeof *t->values);
-    t->npositions += n;
+    t->nat += n;
     t->n = s + 1;
     return (uint32_t)s;
 }
@@ -84,21 +91,22 @@ uint32_t stoke_site(struct stoke_profile *p, uint32_t stack,
                     const struct stoke_position *positions)
 {
     size_t n = p->stack_len[stack];
-    struct stoke_position *at = stoke_xmalloc((n ? n : 1) * sizeof *at);
-    intern_files(p, positions, n, at);
+    uint32_t *ids = stoke_xmalloc((n ? n : 1) * sizeof *ids);
+    for (size_t i = 0; i < n; i++)
+        ids[i] = position_id(p, &positions[i]);
     struct sites_impl *im = impl_of(p);
-    uint64_t hash = site_hash(stack, at, n);
+    uint64_t hash = site_hash(stack, ids, n);
     size_t pos = SIZE_MAX;
     int64_t idx;
     while ((idx = stoke_index_table_next(&im->site_index, hash, &pos)) >= 0)
         if (p->sites.stack[idx] == stack &&
-            same_positions(p->sites.positions + p->sites.start[idx], at, n))
+            (n == 0 || memcmp(p->sites.at + p->sites.start[idx], ids, n * sizeof *ids) == 0))
             break;
     if (idx < 0) {
-        idx = append_site(p, stack, at, n);
+        idx = append_site(p, stack, ids, n);
         stoke_index_table_add(&im->site_index, hash, (uint32_t)idx);
     }
-    free(at);
+    free(ids);
     return (uint32_t)idx;
 }
 
@@ -109,10 +117,15 @@ void stoke_site_add(struct stoke_profile *p, uint32_t site, const int64_t *value
         v[i] += values[i];
 }
 
-const struct stoke_position *stoke_site_positions(const struct stoke_profile *p,
-                                                  uint32_t site)
+const uint32_t *stoke_site_position_ids(const struct stoke_profile *p, uint32_t site)
 {
-    return p->sites.positions + p->sites.start[site];
+    return p->sites.at + p->sites.start[site];
+}
+
+const struct stoke_position *stoke_site_position(const struct stoke_profile *p, uint32_t site,
+                                                 uint32_t i)
+{
+    return &p->sites.positions[p->sites.at[p->sites.start[site] + i]];
 }
 
 const int64_t *stoke_site_values(const struct stoke_profile *p, uint32_t site)
@@ -168,12 +181,14 @@ void stoke_sites_free(struct stoke_site_table *t)
     struct sites_impl *im = t->impl;
     if (im) {
         stoke_index_table_free(&im->site_index);
+        stoke_index_table_free(&im->position_index);
         stoke_index_table_free(&im->module_index);
         free(im);
     }
     free(t->stack);
     free(t->start);
     free(t->values);
+    free(t->at);
     free(t->positions);
     free(t->modules);
 }

@@ -27,9 +27,15 @@ uint32_t stoke_site(struct stoke_profile *p, uint32_t stack,
 /* Adds nvalues values to the site's. */
 void stoke_site_add(struct stoke_profile *p, uint32_t site, const int64_t *values);
 
-/* The site's positions (as many as its stack's frames) and values. */
-const struct stoke_position *stoke_site_positions(const struct stoke_profile *p,
-                                                  uint32_t site);
+/* The positions of the site's frames (as many as its stack has), as
+ * indices into sites.positions: equal positions have equal indices. */
+const uint32_t *stoke_site_position_ids(const struct stoke_profile *p, uint32_t site);
+
+/* Where frame i of the site was. */
+const struct stoke_position *stoke_site_position(const struct stoke_profile *p, uint32_t site,
+                                                 uint32_t i);
+
+/* The site's values. */
 const int64_t *stoke_site_values(const struct stoke_profile *p, uint32_t site);
 
 /* The number (index + 1) of the code module m (strings need not be

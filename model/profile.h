@@ -168,10 +168,12 @@ struct stoke_code_module {
  * anything else (folded stacks, a diff, a JS heap snapshot). */
 struct stoke_site_table {
     uint32_t *stack;     /* by site: its stack (index into stacks) */
-    uint32_t *start;     /* by site: its positions, stack_len[stack] of them */
+    uint32_t *start;     /* by site: its frames' positions in at, stack_len[stack] */
     int64_t *values;     /* by site: STOKE_MAX_VALUES values */
     size_t n;
-    struct stoke_position *positions;
+    uint32_t *at;        /* the sites' frames' positions: indices into positions */
+    size_t nat;
+    struct stoke_position *positions; /* interned: each distinct one once */
     size_t npositions;
     struct stoke_code_module *modules;
     size_t nmodules;

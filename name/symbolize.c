@@ -60,8 +60,8 @@ struct module_slot {
     uint64_t start, end;  /* its mapped code, as ELF virtual addresses */
 };
 
-/* A resolved address: frames pool[start .. start+len), with the lines
- * they are at in lines[start .. start+len). */
+/* A resolved address: frames pool[start .. start+len), with where each
+ * was in at[start .. start+len). */
 struct cache_entry {
     uint64_t key_object; /* object index << 1 | is_return, +1 (0 = empty) */
     uint64_t offset;
@@ -79,8 +79,8 @@ struct stoke_symbolizer {
     struct cache_entry *cache;
     size_t cache_cap, cache_count;
     uint32_t *pool;
-    struct stoke_code_line *lines;
-    size_t pool_len, pool_cap, lines_cap;
+    struct stoke_position *at;
+    size_t pool_len, pool_cap, at_cap;
     struct stoke_perfmap *perfmap;   /* the file's, read on first need */
     int perfmap_tried;
     struct stoke_perfmap *trace_map; /* the trace's own, or NULL */
@@ -143,7 +143,7 @@ void stoke_symbolizer_free(struct stoke_symbolizer *s)
     free(s->modules);
     free(s->cache);
     free(s->pool);
-    free(s->lines);
+    free(s->at);
     stoke_perfmap_free(s->perfmap);
     stoke_perfmap_free(s->trace_map);
     free(s->cwd);
@@ -309,9 +309,9 @@ static void emit_frame_at(struct stoke_symbolizer *s, const struct stoke_frame *
                           const char *file, unsigned line)
 {
     s->pool = stoke_grow(s->pool, &s->pool_cap, s->pool_len + 1, sizeof *s->pool);
-    s->lines = stoke_grow(s->lines, &s->lines_cap, s->pool_len + 1, sizeof *s->lines);
-    s->lines[s->pool_len] = (struct stoke_code_line){stoke_profile_string(s->profile, file),
-                                                     line};
+    s->at = stoke_grow(s->at, &s->at_cap, s->pool_len + 1, sizeof *s->at);
+    s->at[s->pool_len] = (struct stoke_position){.file = stoke_profile_string(s->profile, file),
+                                                 .line = line};
     s->pool[s->pool_len++] = stoke_profile_frame(s->profile, f);
 }
 
@@ -440,6 +440,40 @@ static void name_jit(struct stoke_symbolizer *s, uint64_t addr, int is_return)
         emit_unnamed(s, "", "", addr);
 }
 
+/* --- code modules --------------------------------------------------------- */
+
+/* Where start is in o's file: through its program headers when the file
+ * was opened to name its code (and is the run's build), else taken to be
+ * start itself, where a linker puts a shared object's or PIE's code. A
+ * file whose code a perf map names (node's builtins) is not opened for
+ * this alone: that would cost as much as naming from it. */
+static uint64_t file_offset_of(const struct elf_object *o, uint64_t start)
+{
+    uint64_t offset;
+    if (o->state == OBJECT_READY && stoke_debuginfo_file_offset(o->debuginfo, start, &offset) == 0)
+        return offset;
+    return start;
+}
+
+/* The code module (code_sites.h) module module_id's code is in, added to
+ * the profile on first use (after naming an address of it, so that the
+ * file it was named from gives where its code is); 0 for none (JIT code,
+ * an unknown module). */
+static uint32_t code_module_of(struct stoke_symbolizer *s, uint64_t module_id)
+{
+    uint64_t object = object_of_module(s, module_id);
+    if (object == OBJECT_JIT || object == OBJECT_NONE)
+        return 0;
+    struct module_slot *slot = &s->modules[module_id];
+    if (!slot->code_module) {
+        struct elf_object *o = &s->objects[object];
+        struct stoke_code_module m = {o->path, o->build_id_hex, slot->start, slot->end,
+                                      file_offset_of(o, slot->start)};
+        slot->code_module = stoke_code_module(s->profile, &m);
+    }
+    return slot->code_module;
+}
+
 /* --- cache ---------------------------------------------------------------- */
 
 static uint64_t cache_hash(uint64_t key_object, uint64_t offset)
@@ -472,9 +506,19 @@ static void cache_grow_if_needed(struct stoke_symbolizer *s)
     free(old);
 }
 
+/* Sets the address and code module of the frames emitted from start on. */
+static void place_frames(struct stoke_symbolizer *s, size_t start, uint64_t module_id,
+                         uint64_t offset)
+{
+    uint32_t module = code_module_of(s, module_id);
+    for (size_t i = start; i < s->pool_len; i++) {
+        s->at[i].address = offset;
+        s->at[i].module = module;
+    }
+}
+
 size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t offset,
-                       int is_return, const uint32_t **frames,
-                       const struct stoke_code_line **lines)
+                       int is_return, const uint32_t **frames, uint32_t *first)
 {
     uint64_t object = object_of_module(s, module_id);
     uint64_t key_object = ((object << 1) | (is_return != 0)) + 1;
@@ -488,41 +532,18 @@ size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t 
             emit_unnamed(s, "", "", offset);
         else
             name_in_object(s, &s->objects[object], offset, is_return);
+        place_frames(s, start, module_id, offset);
         *e = (struct cache_entry){key_object, offset, (uint32_t)start,
                                   (uint32_t)(s->pool_len - start)};
         s->cache_count++;
     }
     *frames = s->pool + e->start;
-    *lines = s->lines + e->start;
+    *first = e->start;
     return e->len;
 }
 
-/* --- code modules --------------------------------------------------------- */
-
-/* Where start is in o's file: through its program headers when the file
- * is the run's build, else taken to be start itself (where a linker puts
- * a shared object's or PIE's code). */
-static uint64_t file_offset_of(struct stoke_symbolizer *s, struct elf_object *o, uint64_t start)
+const struct stoke_position *stoke_symbolizer_position(const struct stoke_symbolizer *s,
+                                                       uint32_t index)
 {
-    uint64_t offset;
-    if (o->state == OBJECT_UNOPENED)
-        open_object(s, o);
-    if (o->state == OBJECT_READY && stoke_debuginfo_file_offset(o->debuginfo, start, &offset) == 0)
-        return offset;
-    return start;
-}
-
-uint32_t stoke_symbolizer_code_module(struct stoke_symbolizer *s, uint64_t module_id)
-{
-    uint64_t object = object_of_module(s, module_id);
-    if (object == OBJECT_JIT || object == OBJECT_NONE)
-        return 0;
-    struct module_slot *slot = &s->modules[module_id];
-    if (!slot->code_module) {
-        struct elf_object *o = &s->objects[object];
-        struct stoke_code_module m = {o->path, o->build_id_hex, slot->start, slot->end,
-                                      file_offset_of(s, o, slot->start)};
-        slot->code_module = stoke_code_module(s->profile, &m);
-    }
-    return slot->code_module;
+    return &s->at[index];
 }

@@ -64,25 +64,21 @@ struct stoke_module_desc {
 
 void stoke_symbolizer_add_module(struct stoke_symbolizer *s, const struct stoke_module_desc *m);
 
-/* The line a frame of an address is at (debuginfo.h's at_file, at_line):
- * file interned in the profile, "" and 0 when unknown. */
-struct stoke_code_line {
-    const char *file;
-    uint32_t line;
-};
-
 /* The frames at offset (ELF virtual address; an absolute address when
  * module_id is STOKE_MODULE_NONE) in module module_id, innermost (leaf)
  * first. is_return: offset is a return address, so the call instruction
- * before it is named. Sets *frames to profile frame indices and *lines to
- * the line each is at, valid until the next call; returns how many (at
- * least 1). */
+ * before it is named. Sets *frames to profile frame indices, valid until
+ * the next call, and *first to the number of the first one's position
+ * (the others' follow); returns how many (at least 1). */
 size_t stoke_symbolize(struct stoke_symbolizer *s, uint64_t module_id, uint64_t offset,
-                       int is_return, const uint32_t **frames,
-                       const struct stoke_code_line **lines);
+                       int is_return, const uint32_t **frames, uint32_t *first);
 
-/* The code module (code_sites.h) module module_id's code is in, added to
- * the profile on first use; 0 for none (JIT code, an unknown module). */
-uint32_t stoke_symbolizer_code_module(struct stoke_symbolizer *s, uint64_t module_id);
+/* Where frame number index (stoke_symbolize's *first, and on) was: the
+ * address (offset, as given), its code module (code_sites.h; 0 for JIT
+ * code and unknown modules) and the line it is at (debuginfo.h's at_file
+ * and at_line, interned in the profile; "" and 0 when unknown). Valid as
+ * long as s. */
+const struct stoke_position *stoke_symbolizer_position(const struct stoke_symbolizer *s,
+                                                       uint32_t index);
 
 #endif

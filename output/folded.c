@@ -75,10 +75,10 @@ struct folding {
     int lines; /* 1: stacks are sites */
 };
 
-static const struct stoke_position *positions_of(const struct folding *f,
-                                                 const struct line_stack *s)
+/* The positions of a site's frames (ids into sites.positions), NULL for a row. */
+static const uint32_t *positions_of(const struct folding *f, const struct line_stack *s)
 {
-    return s->site == UINT32_MAX ? NULL : stoke_site_positions(f->p, s->site);
+    return s->site == UINT32_MAX ? NULL : stoke_site_position_ids(f->p, s->site);
 }
 
 static const int64_t *values_of(const struct folding *f, const struct line_stack *s)
@@ -90,15 +90,16 @@ static const int64_t *values_of(const struct folding *f, const struct line_stack
 static void write_stack(FILE *out, const struct folding *f, const struct line_stack *s)
 {
     const uint32_t *frames = f->p->stack_frames + f->p->stack_start[s->stack];
-    const struct stoke_position *at = positions_of(f, s);
+    const uint32_t *at = positions_of(f, s);
     for (uint32_t i = 0; i < f->p->stack_len[s->stack]; i++) {
         if (i)
             putc(';', out);
         write_name(out, f->p->frames[frames[i]].name);
-        if (at && at[i].line) {
+        const struct stoke_position *pos = at ? &f->p->sites.positions[at[i]] : NULL;
+        if (pos && pos->line) {
             putc(' ', out);
-            write_name(out, *at[i].file ? at[i].file : "?");
-            fprintf(out, ":%" PRIu32, at[i].line);
+            write_name(out, *pos->file ? pos->file : "?");
+            fprintf(out, ":%" PRIu32, pos->line);
         }
     }
 }
@@ -116,11 +117,11 @@ static int compare_strings(const char *x, const char *y)
     return x == y ? 0 : strcmp(x, y);
 }
 
-static int compare_positions(const struct stoke_position *x, const struct stoke_position *y)
+/* By file and line: what a folded line shows of a position. */
+static int compare_positions(const struct folding *f, uint32_t a, uint32_t b)
 {
-    if (!x)
-        return 0;
-    int c = compare_strings(x->file, y->file);
+    const struct stoke_position *x = &f->p->sites.positions[a], *y = &f->p->sites.positions[b];
+    int c = a == b ? 0 : compare_strings(x->file, y->file);
     return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
@@ -128,11 +129,11 @@ static int compare_stacks(const struct folding *f, const struct line_stack *a,
                           const struct line_stack *b)
 {
     uint32_t na = f->p->stack_len[a->stack], nb = f->p->stack_len[b->stack];
-    const struct stoke_position *at_a = positions_of(f, a), *at_b = positions_of(f, b);
+    const uint32_t *at_a = positions_of(f, a), *at_b = positions_of(f, b);
     for (uint32_t i = 0; i < na && i < nb; i++) {
         int c = compare_strings(name_at(f->p, a->stack, i), name_at(f->p, b->stack, i));
-        if (!c)
-            c = compare_positions(at_a ? &at_a[i] : NULL, at_b ? &at_b[i] : NULL);
+        if (!c && at_a)
+            c = compare_positions(f, at_a[i], at_b[i]);
         if (c)
             return c;
     }

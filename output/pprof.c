@@ -76,6 +76,8 @@ struct builder {
     size_t nlabels;
     uint64_t *scratch;                  /* one sample's location ids, root first */
     size_t scratch_cap;
+    struct stoke_position *site_at;     /* one site's positions */
+    size_t site_at_cap;
 };
 
 /* --- strings -------------------------------------------------------------- */
@@ -185,12 +187,13 @@ static void map_code_modules(struct builder *b)
     b->module_mapping = stoke_xcalloc(t->nmodules ? t->nmodules : 1, sizeof *b->module_mapping);
     for (size_t site = 0; site < t->n; site++) {
         const uint32_t *frames = b->profile->stack_frames + b->profile->stack_start[t->stack[site]];
-        const struct stoke_position *at = stoke_site_positions(b->profile, (uint32_t)site);
-        for (uint32_t i = 0; i < b->profile->stack_len[t->stack[site]]; i++)
-            if (at[i].module && b->profile->frames[frames[i]].kind == STOKE_KIND_PROGRAM) {
-                code_mapping_id(b, at[i].module);
+        for (uint32_t i = 0; i < b->profile->stack_len[t->stack[site]]; i++) {
+            const struct stoke_position *at = stoke_site_position(b->profile, (uint32_t)site, i);
+            if (at->module && b->profile->frames[frames[i]].kind == STOKE_KIND_PROGRAM) {
+                code_mapping_id(b, at->module);
                 return;
             }
+        }
     }
 }
 
@@ -394,12 +397,17 @@ struct sample_source {
     const struct stoke_position *at; /* of the stack's frames; NULL: a row */
 };
 
-static struct sample_source sample_source(const struct stoke_profile *p, size_t i)
+/* Source i: row i, or site i with its positions copied into b->site_at. */
+static struct sample_source sample_source(struct builder *b, size_t i)
 {
+    const struct stoke_profile *p = b->profile;
     if (!p->sites.n)
         return (struct sample_source){p->rows[i].stack, p->rows[i].values, NULL};
-    return (struct sample_source){p->sites.stack[i], stoke_site_values(p, (uint32_t)i),
-                                  stoke_site_positions(p, (uint32_t)i)};
+    uint32_t stack = p->sites.stack[i], n = p->stack_len[stack];
+    b->site_at = stoke_grow(b->site_at, &b->site_at_cap, n ? n : 1, sizeof *b->site_at);
+    for (uint32_t k = 0; k < n; k++)
+        b->site_at[k] = *stoke_site_position(p, (uint32_t)i, k);
+    return (struct sample_source){stack, stoke_site_values(p, (uint32_t)i), b->site_at};
 }
 
 static void add_samples(struct builder *b)
@@ -413,7 +421,7 @@ static void add_samples(struct builder *b)
     b->label_ptrs = stoke_xmalloc(most * MAX_LABELS * sizeof *b->label_ptrs);
     size_t *first_id = stoke_xmalloc(most * sizeof *first_id);
     for (size_t r = 0; r < nsources; r++) {
-        struct sample_source src = sample_source(p, r);
+        struct sample_source src = sample_source(b, r);
         struct stack_parts parts;
         stack_parts_of(p, src.stack, &parts);
         if (values_are_zero(src.values, p->nvalues) || parts.ncode == 0)
@@ -524,6 +532,7 @@ static void free_builder(struct builder *b)
     free(b->labels);
     free(b->label_ptrs);
     free(b->scratch);
+    free(b->site_at);
 }
 
 int stoke_pprof_encode(const struct stoke_profile *p, uint8_t **out, size_t *len)

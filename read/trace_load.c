@@ -110,8 +110,8 @@ struct loader {
     struct trace_stack *stacks;   /* by trace stack id */
     size_t stacks_cap;
     uint32_t *frames;             /* pool of all trace stacks' frames */
-    struct stoke_position *positions; /* where each frame of the pool was */
-    size_t nframes, frames_cap, positions_cap;
+    uint32_t *frame_at;           /* where each was: a symbolizer position + 1, 0 none */
+    size_t nframes, frames_cap, frame_at_cap;
     uint32_t *scratch;            /* a stack being assembled */
     struct stoke_position *scratch_at; /* and its positions */
     size_t scratch_cap, scratch_at_cap;
@@ -325,20 +325,20 @@ static int decode_addresses(struct stoke_fields *f, struct code_address *out)
     return f->bad ? -1 : (int)n;
 }
 
-static void push_frame_at(struct loader *l, uint32_t frame, const struct stoke_position *at)
+/* Appends frame, which was at symbolizer position at - 1 (0: a frame
+ * that stands for no code of its own). */
+static void push_frame_at(struct loader *l, uint32_t frame, uint32_t at)
 {
     l->frames = stoke_grow(l->frames, &l->frames_cap, l->nframes + 1, sizeof *l->frames);
-    l->positions = stoke_grow(l->positions, &l->positions_cap, l->nframes + 1,
-                              sizeof *l->positions);
-    l->positions[l->nframes] = *at;
+    l->frame_at = stoke_grow(l->frame_at, &l->frame_at_cap, l->nframes + 1,
+                             sizeof *l->frame_at);
+    l->frame_at[l->nframes] = at;
     l->frames[l->nframes++] = frame;
 }
 
-/* A frame that stands for no code of its own (synthetic). */
 static void push_frame(struct loader *l, uint32_t frame)
 {
-    static const struct stoke_position nowhere = {.file = ""};
-    push_frame_at(l, frame, &nowhere);
+    push_frame_at(l, frame, 0);
 }
 
 /* How many of addresses[0..n) (leaf first) are the agent's, from the leaf. */
@@ -365,17 +365,11 @@ static void symbolize_addresses(struct loader *l, const struct code_address *add
         if (is_agent_module(l, addresses[i].module))
             continue;
         const uint32_t *frames;
-        const struct stoke_code_line *lines;
+        uint32_t first;
         size_t count = stoke_symbolize(l->symbolizer, addresses[i].module, addresses[i].offset,
-                                       i > 0 || all_returns, &frames, &lines);
-        struct stoke_position at = {
-            .address = addresses[i].offset,
-            .module = stoke_symbolizer_code_module(l->symbolizer, addresses[i].module)};
-        for (size_t j = count; j-- > 0;) {
-            at.file = lines[j].file;
-            at.line = lines[j].line;
-            push_frame_at(l, frames[j], &at);
-        }
+                                       i > 0 || all_returns, &frames, &first);
+        for (size_t j = count; j-- > 0;)
+            push_frame_at(l, frames[j], first + (uint32_t)j + 1);
     }
     if (agent_leaf)
         push_frame(l, synthetic_frame(l, AGENT_FRAME, STOKE_KIND_LIBRARY));
@@ -448,7 +442,8 @@ static struct interned_stack profile_stack(struct loader *l, uint32_t thread, ui
     for (size_t i = 0; i < n; i++)
         l->scratch_at[i] = nowhere;
     for (uint32_t i = 0; ts && i < ts->len; i++) {
-        l->scratch_at[n] = l->positions[ts->start + i];
+        uint32_t at = l->frame_at[ts->start + i];
+        l->scratch_at[n] = at ? *stoke_symbolizer_position(l->symbolizer, at - 1) : nowhere;
         l->scratch[n++] = l->frames[ts->start + i];
     }
     struct interned_stack made = {stoke_profile_stack(l->profile, l->scratch, n), UINT32_MAX};
@@ -822,7 +817,7 @@ static void free_loader(struct loader *l)
     free(l->interned);
     free(l->stacks);
     free(l->frames);
-    free(l->positions);
+    free(l->frame_at);
     free(l->scratch);
     free(l->scratch_at);
     free(l->exe);

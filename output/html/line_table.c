@@ -75,12 +75,12 @@ static int add_site(struct line_table *t, const struct stoke_profile *p, uint32_
 {
     uint32_t stack = p->sites.stack[site], n = p->stack_len[stack];
     const uint32_t *frames = p->stack_frames + p->stack_start[stack];
-    const struct stoke_position *at = stoke_site_positions(p, site);
     const int64_t *values = stoke_site_values(p, site);
     for (uint32_t i = 0; i < n; i++) {
-        if (!at[i].line)
+        const struct stoke_position *at = stoke_site_position(p, site, i);
+        if (!at->line)
             continue;
-        struct line_entry *e = entry_of(t, frames[i], at[i].file, at[i].line);
+        struct line_entry *e = entry_of(t, frames[i], at->file, at->line);
         if (!e)
             return -1;
         for (size_t v = 0; v < t->nvalues; v++) {
