@@ -112,6 +112,8 @@ int stoke_name_store_find(const struct stoke_name_store *s, const uint8_t *build
             .name = f->name ? s->strings[f->name - 1] : NULL,
             .file = s->strings[f->file],
             .line = f->line,
+            .at_file = s->strings[f->at_file],
+            .at_line = f->at_line,
         };
     }
     return (int)n;
@@ -153,7 +155,19 @@ static void add_frame(struct stoke_name_store *s, const struct stoke_debuginfo_f
         .name = f->name ? intern(s, f->name) + 1 : 0,
         .file = intern(s, f->file ? f->file : ""),
         .line = f->line,
+        .at_file = intern(s, f->at_file ? f->at_file : ""),
+        .at_line = f->at_line,
     };
+}
+
+void stoke_name_store_set_line(struct stoke_name_store *s, size_t i, size_t k,
+                               const char *at_file, uint32_t at_line)
+{
+    if (i >= s->naddresses || k >= s->addresses[i].n)
+        return;
+    struct stoke_stored_frame *f = &s->frames[s->addresses[i].first + k];
+    f->at_file = intern(s, at_file);
+    f->at_line = at_line;
 }
 
 void stoke_name_store_add(struct stoke_name_store *s, const uint8_t *build_id, size_t len,

@@ -2,7 +2,7 @@
  * name_store.h - the names a recording keeps of its code addresses: for
  * each (build-id, ELF virtual address) that a module's own file once named,
  * the functions debuginfo.h found there (the inline chain, innermost first,
- * each with its raw name, file and line). Keyed by build-id, so a stored
+ * each with its raw name, file and line, and the line it is at there). Keyed by build-id, so a stored
  * name is exactly the name that build gave; a module without a build-id is
  * never stored (its path alone cannot say which build it was).
  *
@@ -56,6 +56,8 @@ struct stoke_stored_frame {
     uint32_t name; /* 0: no name, else string id + 1 */
     uint32_t file; /* string id */
     uint32_t line;
+    uint32_t at_file; /* string id: the file of the line it is at there */
+    uint32_t at_line; /* that line, 0 when unknown */
 };
 
 size_t stoke_name_store_strings(const struct stoke_name_store *s);
@@ -69,5 +71,12 @@ size_t stoke_name_store_build_id(const struct stoke_name_store *s, size_t build,
 const struct stoke_stored_frame *stoke_name_store_entry(const struct stoke_name_store *s,
                                                         size_t i, size_t *build,
                                                         uint64_t *addr, size_t *n);
+
+/* Sets where frame k of address i (0 .. count, the order of
+ * stoke_name_store_entry) is at, for a reader of a store that keeps it
+ * apart from the frames (name_store_file.c); k past the address's frames
+ * is ignored. */
+void stoke_name_store_set_line(struct stoke_name_store *s, size_t i, size_t k,
+                               const char *at_file, uint32_t at_line);
 
 #endif

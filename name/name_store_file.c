@@ -27,7 +27,7 @@
 #define MAGIC_LEN 8
 #define HEADER_LEN 16
 #define MAJOR 1
-#define MINOR 0
+#define MINOR 1 /* 1: the lines frames are at, after the builds */
 #define MAX_FILE ((size_t)64 << 20)     /* compressed */
 #define MAX_CONTENT ((size_t)256 << 20) /* decompressed */
 #define ZSTD_LEVEL 6
@@ -100,6 +100,21 @@ static void encode_build(struct out *o, const struct stoke_name_store *s, size_t
     }
 }
 
+/* Minor version 1: the line each frame is at, address by address in the
+ * order the builds listed them. */
+static void encode_lines(struct out *o, const struct stoke_name_store *s, const size_t *order)
+{
+    for (size_t i = 0; i < stoke_name_store_count(s); i++) {
+        size_t build, n;
+        uint64_t addr;
+        const struct stoke_stored_frame *f = stoke_name_store_entry(s, order[i], &build, &addr, &n);
+        for (size_t k = 0; k < n; k++) {
+            put_u(o, f[k].at_file);
+            put_u(o, f[k].at_line);
+        }
+    }
+}
+
 static void encode(struct out *o, const struct stoke_name_store *s)
 {
     put_u(o, stoke_name_store_strings(s));
@@ -111,6 +126,7 @@ static void encode(struct out *o, const struct stoke_name_store *s)
     put_u(o, stoke_name_store_builds(s));
     for (size_t build = 0; build < stoke_name_store_builds(s); build++)
         encode_build(o, s, build, order, &next);
+    encode_lines(o, s, order);
     free(order);
 }
 
@@ -274,6 +290,24 @@ static void decode_build(struct in *in, const struct strings *t, struct stoke_na
     }
 }
 
+/* The lines of minor version 1 (encode_lines), onto the addresses read in
+ * the order read; a file of minor version 0 ends before them. */
+static void decode_lines(struct in *in, const struct strings *t, struct stoke_name_store *read)
+{
+    for (size_t i = 0; i < stoke_name_store_count(read) && in->p < in->end && !in->bad; i++) {
+        size_t build, n;
+        uint64_t addr;
+        stoke_name_store_entry(read, i, &build, &addr, &n);
+        for (size_t k = 0; k < n && !in->bad; k++) {
+            uint64_t file = take_u(in), line = take_u(in);
+            if (file >= t->n || line > UINT32_MAX)
+                in->bad = 1;
+            else
+                stoke_name_store_set_line(read, i, k, t->s[file], (uint32_t)line);
+        }
+    }
+}
+
 /* Decodes into a store of its own, so that s gains nothing of damage.
  * newer: of a later minor version, which may append content after the
  * builds. */
@@ -286,6 +320,7 @@ static int decode(const uint8_t *data, size_t len, int newer, struct stoke_name_
         uint64_t nbuilds = take_count(&in, 2);
         for (uint64_t b = 0; b < nbuilds && !in.bad; b++)
             decode_build(&in, &t, read);
+        decode_lines(&in, &t, read);
     }
     int ok = !in.bad && (in.p == in.end || newer);
     for (size_t i = 0; ok && i < stoke_name_store_count(read); i++) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """test_stored_names.py - a recording keeps the names of its addresses
-(stoke-names.zst beside its traces), so it reports the same after its
+(stoke-names.zst beside its traces), so it reports the same (functions,
+and the lines sampled in them) after its
 program is rebuilt at the same path, deleted, or when the recording is
 copied elsewhere; a new recording of the rebuilt program is named by the
 new build, never by the stored names; a damaged store is told and ignored;
@@ -107,12 +108,23 @@ def recorded(work, options=()):
     return rec, target, defined, before
 
 
+def sampled_lines(rec):
+    """stoke report --folded --lines of rec: each frame at the line sampled."""
+    result = run([STOKE, "report", rec, "--folded", "--lines"])
+    expect(result.returncode == 0, "stoke report --folded --lines failed", describe(result))
+    return text(result.stdout)
+
+
 def rebuilt():
     work = fresh_dir("stored_names_rebuilt")
     rec, _, defined, before = recorded(work)
+    lines = sampled_lines(rec)
+    expect("target.c:" in lines, "the recording's frames name no line", lines)
     _, moved = build(work, added_line=True)
     expect(all(moved[f] == defined[f] + 1 for f in FUNCTIONS), "the rebuild moved no line")
     expect_same_report(rec, before, "after a rebuild at the same path")
+    expect(sampled_lines(rec) == lines, "after a rebuild, the lines sampled are not the run's",
+           f"before:\n{lines}\nnow:\n{sampled_lines(rec)}")
     html = os.path.join(work, "report.html")
     result = run([STOKE, "report", rec, "-o", html])
     with open(html, encoding="utf-8") as f:

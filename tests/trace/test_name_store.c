@@ -28,9 +28,9 @@ static struct stoke_name_store *sample_store(void)
 {
     struct stoke_name_store *s = stoke_name_store_new();
     const struct stoke_debuginfo_frame chain[] = {
-        {"mix_steps", "/src/a.c", 17, "", 0}, {"_Z11alpha_phasej", "/src/a.c", 22, "", 0}};
+        {"mix_steps", "/src/a.c", 17, "/src/a.c", 19}, {"_Z11alpha_phasej", "/src/a.c", 22, "/src/b.h", 30}};
     const struct stoke_debuginfo_frame unnamed[] = {{NULL, "", 0, "", 0}};
-    const struct stoke_debuginfo_frame odd[] = {{hostile, hostile, UINT32_MAX, "", 0}};
+    const struct stoke_debuginfo_frame odd[] = {{hostile, hostile, UINT32_MAX, hostile, UINT32_MAX}};
     stoke_name_store_add(s, build_a, sizeof build_a, 0x1234, chain, 2);
     stoke_name_store_add(s, build_a, sizeof build_a, 0x1000, unnamed, 1);
     stoke_name_store_add(s, build_a, sizeof build_a, 0x10, NULL, 0);
@@ -47,6 +47,9 @@ static void expect_sample(const struct stoke_name_store *s)
     CHECK_STR(f[1].name, "_Z11alpha_phasej");
     CHECK_STR(f[1].file, "/src/a.c");
     CHECK(f[0].line == 17 && f[1].line == 22);
+    CHECK_STR(f[0].at_file, "/src/a.c");
+    CHECK_STR(f[1].at_file, "/src/b.h");
+    CHECK(f[0].at_line == 19 && f[1].at_line == 30);
     CHECK(stoke_name_store_find(s, build_a, sizeof build_a, 0x1000, f, 64) == 1);
     CHECK(f[0].name == NULL);
     CHECK(stoke_name_store_find(s, build_a, sizeof build_a, 0x10, f, 64) == 0);
@@ -55,6 +58,8 @@ static void expect_sample(const struct stoke_name_store *s)
     CHECK_STR(f[0].name, hostile);
     CHECK_STR(f[0].file, hostile);
     CHECK(f[0].line == UINT32_MAX);
+    CHECK_STR(f[0].at_file, hostile);
+    CHECK(f[0].at_line == UINT32_MAX);
     /* keyed by the whole build-id: another build, or a prefix, is not it */
     CHECK(stoke_name_store_find(s, build_a, 19, 0x1234, f, 64) == -1);
     CHECK(!stoke_name_store_has_build(s, build_b, 3));
