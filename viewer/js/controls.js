@@ -34,6 +34,8 @@ class Controls {
     this.els.recursion.setAttribute('aria-pressed', String(state.recursion === 'merged'));
     this.els.icicle.hidden = state.view !== 'flame';
     this.els.reset.hidden = state.view !== 'flame';
+    this.els.order.hidden = state.view === 'table'; // the table's numbers are the same either way
+    this.els.recursion.hidden = state.view === 'table';
     this.els.color.value = state.color;
     this.els.color.disabled = differential;
   }
