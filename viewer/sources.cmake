@@ -28,6 +28,7 @@ set(VIEWER_JS
   js/timeline_view.js
   js/hash.js
   js/help.js
+  js/selection.js
   js/keys.js
   js/pointer.js
   js/jsbar.js

@@ -109,6 +109,7 @@ async function checkKeyboard(page) {
   check.equal(await state(page, 'tab'), 0, 'Home opens the first tab');
   await page.keyboard.press('ArrowLeft');
   check.equal(await state(page, 'tab'), 2, 'ArrowLeft wraps to the last tab');
+  check.equal(await page.evaluate(() => window.stokeReport.view.selected), -1, 'the tabs\' arrow keys select no frame');
   await page.keyboard.press('?');
   const help = await page.textContent('#help');
   check.that(/\u2190 \u2192on the tabs/.test(help), 'the help names the arrow keys of the tabs: ' + JSON.stringify(help));

@@ -221,6 +221,8 @@ async function checkKeys(page, size) {
   const s = await state(page);
   check.equal(JSON.stringify(s.range), '{"from":0.01,"until":0.04}', size + ': keys move and widen the range');
   check.equal(s.total, rangeTruth(doc, 0, 0.01, 0.04).total, size + ': the keys\' range holds its samples');
+  check.equal(await page.evaluate(() => window.stokeReport.view.selected), -1,
+              size + ': the strip\'s arrow keys select no frame');
   await page.keyboard.press('Escape');
   await page.keyboard.press('?');
   const help = await page.textContent('#help');

@@ -3,7 +3,9 @@
 // function its self and total (a stack counts once however often it
 // recurses), the value under a call path, the direct callers and callees
 // of its outermost call, and the number of distinct call paths that end in
-// it (the call tree's nodes).
+// it (the call tree's nodes); the callees of a call path with their values,
+// and the stacks with direct recursion merged (a frame equal to the one
+// below it dropped).
 
 import { readFileSync } from 'node:fs';
 
@@ -36,6 +38,23 @@ export function functionTotals(stacks, skip = new Set()) {
 export function pathTotal(stacks, path) {
   const starts = (frames) => path.length <= frames.length && path.every((name, i) => frames[i] === name);
   return stacks.reduce((sum, s) => sum + (starts(s.frames) ? s.count : 0), 0);
+}
+
+// Map name -> value of the frames called at the end of path (the children
+// of its call tree node), in the order the stacks first name them.
+export function pathChildren(stacks, path) {
+  const out = new Map();
+  for (const { frames, count } of stacks) {
+    if (frames.length > path.length && path.every((name, i) => frames[i] === name)) {
+      out.set(frames[path.length], (out.get(frames[path.length]) || 0) + count);
+    }
+  }
+  return out;
+}
+
+// The stacks with each run of one function calling itself as one frame.
+export function mergeDirectRecursion(stacks) {
+  return stacks.map(({ frames, count }) => ({ frames: frames.filter((f, i) => i === 0 || f !== frames[i - 1]), count }));
 }
 
 // { total, callers: Map name -> value, callees: Map name -> value, nodes }

@@ -1,9 +1,9 @@
 // app.js - the report page: reads the embedded report and wires the tabs,
 // the measure switch, the toolbar, the JavaScript bar, the timeline strip
 // and the three views (flame graph, sandwich, function table) to one page
-// state, { tab, value, zoom, query, view, icicle, color, fn, sort, hide,
-// tiers, frames, range }, changed only through setState and kept in the
-// URL fragment (hash.js). Each tab is decoded when first opened and
+// state, { tab, value, zoom, query, view, icicle, color, order, recursion,
+// fn, sort, hide, tiers, frames, range }, changed only through setState
+// and kept in the URL fragment (hash.js). Each tab is decoded when first opened and
 // remembers its measure; its tree as the frame options and the range of
 // time show it (timeline.js, transform.js) is made when first asked for
 // and remembers its zoom (a new range keeps the zoom of the tree it
@@ -24,7 +24,7 @@ async function main() {
     palette,
     tabs: report.tabs.map(() => null), // per tab, once opened: see openTab
     view: new FlameView({ scroller: $('graph'), plane: $('plane'), canvas: $('flame'), overlay: $('overlay') },
-                        palette),
+                        palette, { fitContent: true }),
     sandwich: new SandwichPanel({ title: $('sandwich-title'), callers: $('callers'), callees: $('callees'),
                                   lines: $('hot-lines') },
                                 palette),
@@ -37,6 +37,7 @@ async function main() {
     pointers: [],
   };
   const tooltip = new Tooltip($('tooltip'));
+  app.tooltip = tooltip;
   app.setState = (change) => setState(app, change);
   app.openSandwichAtPointer = () => openSandwichAtPointer(app);
   app.copyNameAtPointer = () => copyNameAtPointer(app);
@@ -46,7 +47,8 @@ async function main() {
   app.tabBar = new TabBar($('tabs'), $('graph'), report.tabs.map((t) => t.name),
                           (tab) => pickTab(app, tab));
   app.measureSwitch = new MeasureSwitch($('measure'), (value) => app.setState({ value }));
-  app.controls = new Controls({ views: $('views'), icicle: $('icicle'), color: $('color'), reset: $('reset') },
+  app.controls = new Controls({ views: $('views'), icicle: $('icicle'), color: $('color'), order: $('heavy'),
+                                recursion: $('merge-recursion'), reset: $('reset') },
                               (change) => app.setState(change));
   app.jsBar = new JsBar({ bar: $('js-bar'), filters: $('kind-filters'), split: $('split-tiers'),
                           frames: $('all-frames'), note: $('filter-note') }, palette, (change) => app.setState(change));
@@ -115,7 +117,7 @@ function frameViewOf(app, tab, state) {
     const started = performance.now();
     const profile = transformProfile(rangeProfile(tab.profile, app.report.span, range), options);
     performance.measure('stoke:transform', { start: started });
-    view = { tab, optionsKey: options.key, profile, shape: buildTreeShape(profile), trees: [], functions: [],
+    view = { tab, optionsKey: options.key, profile, shape: buildTreeShape(profile), trees: new Map(), functions: [],
              sandwiches: [], colorings: {}, zoom: ROOT };
     if (tab.views.size >= FRAME_VIEWS_KEPT) tab.views.delete(tab.views.keys().next().value);
     tab.views.set(key, view);
@@ -131,13 +133,18 @@ function zoomIn(view, shown) {
   return nodeAlong(view.shape, shown.shape, shown.zoom);
 }
 
-function treeOf(view, value) {
-  if (!view.trees[value]) {
-    view.trees[value] = view.profile.differential
-      ? weighDiffTree(view.shape, view.profile)
-      : weighTree(view.shape, view.profile, value);
+// The frame view weighed by value, its siblings in order ('name' or
+// 'heavy': heaviest first).
+function treeOf(view, value, order) {
+  const key = order + ':' + value;
+  if (!view.trees.has(key)) {
+    let tree;
+    if (order === 'heavy') tree = heaviestFirst(treeOf(view, value, 'name'));
+    else if (view.profile.differential) tree = weighDiffTree(view.shape, view.profile);
+    else tree = weighTree(view.shape, view.profile, value);
+    view.trees.set(key, tree);
   }
-  return view.trees[value];
+  return view.trees.get(key);
 }
 
 function validValue(profile, value) {
@@ -157,7 +164,7 @@ function setState(app, change) {
   const viewChanged = frameView !== app.frameView; // another tab, other frame options or range
   if (viewChanged && !('zoom' in change)) next.zoom = zoomIn(frameView, app.frameView);
   const changed = (key) => viewChanged || next[key] !== s[key];
-  const retree = changed('value');
+  const retree = changed('value') || changed('order');
   const recolor = retree || changed('color');
   const researched = retree || changed('query');
   Object.assign(s, next);
@@ -184,7 +191,7 @@ function setState(app, change) {
 // Shows the open tab's frame view weighed by the chosen measure.
 function showTree(app, frameView) {
   const { profile } = frameView;
-  const tree = treeOf(frameView, app.state.value);
+  const tree = treeOf(frameView, app.state.value, app.state.order);
   performance.mark('stoke:tree-built');
   Object.assign(app, { profile, frameView, tree, measure: measureOf(profile, app.state.value) });
   app.view.show(tree, profile, coloringOf(app));
@@ -245,8 +252,8 @@ function showView(app, frameView) {
 }
 
 function showSandwich(app, frameView) {
-  const { fn, value } = app.state;
-  const key = value + ':' + fn;
+  const { fn, value, order } = app.state;
+  const key = value + ':' + fn + ':' + order;
   const panel = app.sandwich;
   if (panel.key !== key || panel.tree !== app.tree) {
     const { sandwiches } = frameView;
@@ -254,11 +261,17 @@ function showSandwich(app, frameView) {
       const name = fn === '' ? -1 : app.profile.strings.indexOf(fn);
       sandwiches[value] = { fn, trees: name >= 0 ? sandwichTrees(app.tree, app.profile, name) : null };
     }
-    panel.show(sandwiches[value].trees, app.profile, coloringOf(app), fn, app.measure);
+    panel.show(inOrder(sandwiches[value].trees, order), app.profile, coloringOf(app), fn, app.measure);
     panel.key = key;
     panel.tree = app.tree;
   }
   panel.setMatches(app.matcher, app.profile);
+}
+
+// A sandwich's trees (or null) with their siblings in the order picked.
+function inOrder(trees, order) {
+  if (!trees || order !== 'heavy') return trees;
+  return { callers: heaviestFirst(trees.callers), callees: heaviestFirst(trees.callees) };
 }
 
 function showTable(app, frameView) {
@@ -288,17 +301,18 @@ function zoomToFunction(app, fn) {
   app.setState({ view: 'flame', zoom: best > 0 ? best : ROOT });
 }
 
-// The sandwich of the function under the pointer (in any view), else of
-// the zoomed frame.
 // The name of the function under the pointer (a frame of a flame graph or
-// of the sandwich), else of the frame zoomed to; null on the root.
+// of the sandwich), else of the frame selected with the keys, else of the
+// frame zoomed to; null on the root.
 function functionAtPointer(app) {
   const pointer = app.pointers.find((p) => p.hit && p.hit.count === 1);
   const tree = pointer ? pointer.view.tree : app.tree;
-  const node = pointer ? pointer.hit.node : app.state.zoom;
+  const node = pointer ? pointer.hit.node : selectedOrZoomed(app);
   return tree.frame[node] < 0 ? null : nodeLabel(tree, app.profile, node);
 }
 
+// The sandwich of the function under the pointer (in any view), else of
+// the selected or zoomed frame.
 function openSandwichAtPointer(app) {
   const fn = functionAtPointer(app);
   if (fn !== null) app.setState({ view: 'sandwich', fn });

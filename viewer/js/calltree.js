@@ -5,7 +5,8 @@
 // embedded order: by name) is built once per tab; weighing it by one value
 // type gives each node its self and total value and its left edge x0 in
 // value units, so drawing any zoom level is arithmetic, and switching the
-// measure only re-weighs. Never draws.
+// measure only re-weighs. A weighed tree can be ordered left heavy
+// (siblings heaviest first), its nodes keeping their numbers. Never draws.
 
 const ROOT = 0;
 
@@ -92,6 +93,18 @@ function sumTotals(shape, self) {
 // before, next to the after it is drawn by).
 function totalsOf(shape, profile, valueIndex) {
   return sumTotals(shape, selfColumn(shape, profile, valueIndex));
+}
+
+// The tree with each node's children heaviest first (equal ones in the
+// order they had), placed again; node numbers, totals and depths stay.
+function heaviestFirst(tree) {
+  const { total, childStart } = tree;
+  const children = tree.children.slice();
+  const heavier = (a, b) => total[b] - total[a] || a - b;
+  for (let p = 0; p < tree.n; p++) {
+    if (childStart[p + 1] - childStart[p] > 1) children.subarray(childStart[p], childStart[p + 1]).sort(heavier);
+  }
+  return placeTree({ ...tree, children });
 }
 
 // Children sit side by side from their parent's left edge; self value is the

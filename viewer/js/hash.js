@@ -1,18 +1,22 @@
 // hash.js - the page state in the URL fragment, so a link (or a reload)
 // reopens the same view: tab, measure, range of time (from, until: seconds
 // since the recording began), zoom, search, view, orientation, colouring,
+// frame order (by name or left heavy), recursion merged or not,
 // sandwich function, table order, and for JavaScript the kinds hidden,
 // tiers split and all frames shown. Only what differs from the
 // defaults is written. Reading never trusts the text: each field is
 // checked, and one that does not fit is left out.
 
 const STATE_DEFAULTS = {
-  tab: 0, zoom: ROOT, query: '', view: 'flame', icicle: false, color: 'kind', fn: '', sort: 'self',
+  tab: 0, zoom: ROOT, query: '', view: 'flame', icicle: false, color: 'kind', order: 'name', recursion: 'all',
+  fn: '', sort: 'self',
   hide: '', tiers: 'merged', frames: 'js', // hide: group keys of kinds.js, 'app,native'
   range: null, // { from, until }: timeline.js
 };
 const VIEWS = ['flame', 'sandwich', 'table'];
 const COLORS = ['kind', 'name'];
+const ORDERS = ['name', 'heavy'];       // siblings by name, or heaviest first
+const RECURSION_MODES = ['all', 'merged']; // merged: transform.js
 const SORTS = ['total', 'self', 'name', 'change'];
 const TIER_MODES = ['merged', 'split'];
 const FRAME_MODES = ['js', 'all'];
@@ -35,6 +39,8 @@ function stateToHash(state, defaultValue) {
   put('view', state.view, STATE_DEFAULTS.view);
   if (state.icicle) params.set('icicle', '1');
   put('color', state.color, STATE_DEFAULTS.color);
+  put('order', state.order, STATE_DEFAULTS.order);
+  put('recursion', state.recursion, STATE_DEFAULTS.recursion);
   put('function', state.fn, STATE_DEFAULTS.fn);
   put('sort', state.sort, STATE_DEFAULTS.sort);
   put('hide', state.hide, STATE_DEFAULTS.hide);
@@ -63,6 +69,8 @@ function stateFromHash(hash) {
     query: params.get('search'),
     view: oneOf('view', VIEWS),
     color: oneOf('color', COLORS),
+    order: oneOf('order', ORDERS),
+    recursion: oneOf('recursion', RECURSION_MODES),
     fn: params.get('function'),
     sort: oneOf('sort', SORTS),
     hide: params.has('hide') ? canonicalHidden(params.get('hide')) : null,

@@ -6,7 +6,7 @@
 
 const SHORTCUTS = [
   ['/', 'search (text, or /regex/ with flags)'],
-  ['Esc', 'close this help, leave the search box, reset the zoom, or else show the whole recording again'],
+  ['Esc', 'close this help, leave the search box, reset the zoom (letting the selected frame go), or else show the whole recording again'],
   ['0', 'reset the zoom'],
   ['i', 'flame (roots at the bottom) or icicle (roots at the top)'],
   ['f', 'the flame graph'],
@@ -14,6 +14,11 @@ const SHORTCUTS = [
   ['t', 'the table of functions'],
   ['y', 'copy the name of the function under the pointer (or of the frame zoomed to)'],
   ['c', 'colour by module type or by function name'],
+  ['h', 'frames by name or left heavy (the heaviest first under each caller)'],
+  ['m', 'merge recursion: a function that calls itself shows as one frame'],
+  ['\u2191 \u2193', 'select a frame of the flame graph, then its caller or its heaviest callee (\u2193 goes toward the roots in a flame graph, \u2191 in an icicle)'],
+  ['\u2190 \u2192', 'the selected frame: the frame beside it under the same caller'],
+  ['Enter', 'zoom to the selected frame (Esc lets it go)'],
   ['j', 'JavaScript first (native callers collapsed) or all frames, in a Node.js profile'],
   ['\u2190 \u2192', 'on the tabs (click one, or reach it with Tab): the previous or the next profile (Home, End: the first, the last)'],
   ['r', 'the timeline (a CPU tab, or what grew in the live heap): pick a range of time with the keys below'],
@@ -43,6 +48,7 @@ class HelpOverlay {
     }
     const mouse = document.createElement('p');
     mouse.textContent = 'Click a frame to zoom to it; hover for its numbers. ' +
+      'Ctrl+wheel (or a pinch) zooms the flame graph across around the pointer; a sideways wheel then pans. ' +
       'In the sandwich, click a frame to centre on its function. ' +
       'Drag across the timeline to show that range of time only; click it to show the whole recording.';
     this.close = document.createElement('button');

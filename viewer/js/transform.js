@@ -8,14 +8,23 @@
 //    frames are never hidden);
 //  - JavaScript first: the frames between the roots (process, thread) and
 //    the first JavaScript frame of a stack become one synthetic frame, one
-//    per distinct prefix; stacks without JavaScript stay as they are.
+//    per distinct prefix; stacks without JavaScript stay as they are;
+//  - recursion merged: a frame of the same function (the same name as
+//    shown) as the frame its caller landed on merges into it, as a hidden
+//    frame does, so render_tree -> render_tree -> ... -> draw is one
+//    render_tree with every level's self value and draw below it; its
+//    children that become equal merge, their values added. Direct
+//    recursion only: in a -> b -> a the second a stays (merging it would
+//    show b calling what a called). Process and thread frames never merge.
 // The result is a profile of data.js's form (a preorder tree over a frame
 // table and a string pool, both extended with what it makes), so every
 // view reads it as any tab; each node also carries how much of its total
 // each V8 tier ran (nodeTiers). A tab without JavaScript (kinds.js:
-// hasJavaScript) is shown as written. Never draws or touches the page.
+// hasJavaScript) is shown as written unless recursion is merged. Never
+// draws or touches the page.
 
 const PLAIN_OPTIONS = { key: 'plain' };
+const MERGED_OPTIONS = { key: 'merged', hidden: hiddenKinds(''), splitTiers: false, collapse: false, mergeRecursion: true };
 const MIN_COLLAPSED = 2;  // a single frame is shown as itself
 const COLLAPSED_ROOM = 1024; // view nodes beyond the data's before the view tree grows
 const ZONE_ROOT = 0;      // process and thread frames at the top
@@ -23,14 +32,16 @@ const ZONE_PREFIX = 1;    // below them, no JavaScript frame yet
 const ZONE_JS = 2;        // at or below a stack's first JavaScript frame
 
 // The options of a tab whose kinds are present (Uint8Array by kind) in
-// page state (hash.js: hide, tiers, frames).
+// page state (hash.js: hide, tiers, frames, recursion).
 function frameOptions(present, state) {
-  if (!hasJavaScript(present)) return PLAIN_OPTIONS;
+  const mergeRecursion = state.recursion === 'merged';
+  if (!hasJavaScript(present)) return mergeRecursion ? MERGED_OPTIONS : PLAIN_OPTIONS;
   const hidden = canonicalHidden(presentGroups(present).map((g) => g.key)
     .filter((key) => state.hide.split(',').includes(key)).join(','));
   const splitTiers = state.tiers === 'split';
   const collapse = state.frames !== 'all';
-  return { key: [hidden, splitTiers, collapse].join('|'), hidden: hiddenKinds(hidden), splitTiers, collapse };
+  return { key: [hidden, splitTiers, collapse, mergeRecursion].join('|'), hidden: hiddenKinds(hidden), splitTiers,
+           collapse, mergeRecursion };
 }
 
 // Flags by kind: 1 for each kind of a frame of the tab's tree.
@@ -278,6 +289,7 @@ function growTree(profile, table, options) {
   const w = {
     table,
     collapse: options.collapse,
+    mergeRecursion: options.mergeRecursion,
     frameIn: profile.nodeFrame,
     out: new GrowingTree(n + 1 + COLLAPSED_ROOM, profile.nodeSelf.length, tiered),
     outOf: new Int32Array(n),     // where each data node landed
@@ -313,7 +325,7 @@ function placeNode(w, i, p) {
   const canon = w.table.canon[f];
   if (p < 0) { // a root of the data: kept whatever it is
     startRoot(w, i, ROOT, canon);
-  } else if (w.table.isHidden(f)) {
+  } else if (w.table.isHidden(f) || (w.mergeRecursion && recursesInto(w, canon, w.outOf[p]))) {
     inherit(w, i, p, w.outOf[p]);
   } else if (w.zone[p] === ZONE_ROOT && isRootKind(kind)) {
     startRoot(w, i, w.outOf[p], canon);
@@ -328,6 +340,15 @@ function placeNode(w, i, p) {
   } else {
     inherit(w, i, p, w.out.child(w.outOf[p], canon));
   }
+}
+
+// Whether a frame is the function of the view node its caller landed on
+// (direct recursion); process and thread frames never are.
+function recursesInto(w, frame, callerOut) {
+  const { table } = w;
+  const caller = w.out.frame[callerOut];
+  return caller >= 0 && caller < table.count && table.name[caller] === table.name[frame] &&
+    !isRootKind(table.profile.frameKind[frame]) && !isRootKind(table.profile.frameKind[caller]);
 }
 
 function startRoot(w, i, parentOut, canon) {
@@ -359,8 +380,10 @@ function collapsedNode(w, p) {
 }
 
 // Each view node below a stack's first JavaScript frame gets the totals of
-// the data's tiered nodes that landed on it, by tier. (The nodes that land
-// on one view node are never one inside another.)
+// the data's tiered nodes that landed on it, by tier. Nodes that land on
+// one view node are never one inside another, but for a node that lands
+// where its parent did (hidden, or merged recursion): its parent's total
+// holds it already.
 function addTierTotals(w, profile, parentIn) {
   const n = parentIn.length;
   for (let v = 0; v < w.out.tiers.length; v++) {
@@ -370,7 +393,7 @@ function addTierTotals(w, profile, parentIn) {
     for (let i = 0; i < n; i++) {
       const f = w.frameIn[i];
       const slot = tierSlot(profile.frameTier[f]);
-      if (slot >= 0 && w.zone[i] === ZONE_JS && !w.table.isHidden(f)) {
+      if (slot >= 0 && w.zone[i] === ZONE_JS && w.outOf[i] !== w.outOf[parentIn[i]]) {
         tiers[w.outOf[i] * NTIERS + slot] += total[i];
       }
     }
