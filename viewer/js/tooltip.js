@@ -95,7 +95,7 @@ function frameFacts(profile, frame) {
     if (line > 0) facts.push(['Line', line + (profile.frameColumn[frame] > 0 ? ':' + profile.frameColumn[frame] : '')]);
   } else {
     facts.push(['Module', (module || '\u2014') + ' (' + kindInfo(kind).label + ')']);
-    if (file) facts.push(['Source', line > 0 ? file + ':' + line : file]);
+    if (file) facts.push(['Defined at', line > 0 ? file + ':' + line : file]);
   }
   if (profile.frameInlined[frame]) facts.push(['Inlined', 'yes, into its caller']);
   return facts;
