@@ -419,18 +419,12 @@ static int settle_kind(struct loader *l, int kind)
 
 /* --- SAMPLES -------------------------------------------------------------- */
 
-/* Trace stack id as sampled in a thread (thread frame UINT32_MAX when
- * threads are not split out, which makes the key the bare id): its profile
- * stack and site, interned on first use. */
-static struct interned_stack profile_stack(struct loader *l, uint32_t thread, uint64_t id)
+/* Puts the frames of trace stack ts (NULL: not defined) as sampled in a
+ * thread (UINT32_MAX: none) in l->scratch, root first, and where each was
+ * in l->scratch_at; returns how many. */
+static size_t assemble_stack(struct loader *l, uint32_t thread, const struct trace_stack *ts)
 {
     static const struct stoke_position nowhere = {.file = ""};
-    uint64_t key = ((uint64_t)(thread + 1u) << 32) | id;
-    uint32_t index;
-    if (stoke_u64map_get(&l->profile_stacks, key, &index))
-        return l->interned[index];
-    const struct trace_stack *ts = id < l->stacks_cap && l->stacks[id].defined ? &l->stacks[id]
-                                                                               : NULL;
     size_t n = 0, most = 3 + (ts ? ts->len : 0);
     l->scratch = stoke_grow(l->scratch, &l->scratch_cap, most, sizeof *l->scratch);
     l->scratch_at = stoke_grow(l->scratch_at, &l->scratch_at_cap, most, sizeof *l->scratch_at);
@@ -446,6 +440,21 @@ static struct interned_stack profile_stack(struct loader *l, uint32_t thread, ui
         l->scratch_at[n] = at ? *stoke_symbolizer_position(l->symbolizer, at - 1) : nowhere;
         l->scratch[n++] = l->frames[ts->start + i];
     }
+    return n;
+}
+
+/* Trace stack id as sampled in a thread (thread frame UINT32_MAX when
+ * threads are not split out, which makes the key the bare id): its profile
+ * stack and site, interned on first use. */
+static struct interned_stack profile_stack(struct loader *l, uint32_t thread, uint64_t id)
+{
+    uint64_t key = ((uint64_t)(thread + 1u) << 32) | id;
+    uint32_t index;
+    if (stoke_u64map_get(&l->profile_stacks, key, &index))
+        return l->interned[index];
+    const struct trace_stack *ts = id < l->stacks_cap && l->stacks[id].defined ? &l->stacks[id]
+                                                                               : NULL;
+    size_t n = assemble_stack(l, thread, ts);
     struct interned_stack made = {stoke_profile_stack(l->profile, l->scratch, n), UINT32_MAX};
     if (!l->heap_timeline)
         made.site = stoke_site(l->profile, made.stack, l->scratch_at);
@@ -493,7 +502,7 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
         struct stoke_sample sample = {.time_ns = sample_time_ns(s, time_us),
                                       .stack = stack.stack, .process = (uint32_t)l->proc,
                                       .tid = (uint32_t)tid, .weight = (uint32_t)weight,
-                                      .site = stack.site + 1};
+                                      .site = stack.site + 1}; /* a CPU trace has sites */
         stoke_profile_add_sample(l->profile, &sample);
         s->samples++;
         l->weight_total += (uint64_t)weight;

@@ -176,7 +176,9 @@ def case_continuous_push(work):
            describe(r))
 
     Ingest.requests, Ingest.mode = [], "ok"
-    out, r = record_pushing(work, "parts", url, "-F", "20000", "--max-size", "1M")
+    # parts of 64K: cpu_burn's ~150,000 samples (~170K of trace) take three, far from both
+    # one part and the bound, where the oldest would be removed
+    out, r = record_pushing(work, "parts", url, "-F", "20000", "--max-size", "512K")
     parts = [f for f in os.listdir(out) if ".part-" in f]
     pushed = sum(window_samples(work, f"parts{i}.pb.gz", profile_part(headers, body))
                  for i, (_, _, headers, body) in enumerate(Ingest.requests))
