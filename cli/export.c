@@ -88,7 +88,7 @@ int parse_export_options(const char *command, int argc, char **argv, void (*usag
     opt->format = chosen_format(format, opt->output);
     if (opt->lines && opt->format != STOKE_OUTPUT_FOLDED) {
         fprintf(stderr, "stoke %s: --lines is for folded stacks (--folded); the %s output "
-                        "always holds each sample's lines\n",
+                        "cannot take it (pprof and html hold each sample's lines always)\n",
                 command, stoke_output_formats[opt->format].name);
         return EXIT_USAGE;
     }

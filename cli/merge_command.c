@@ -33,6 +33,7 @@ void merge_usage(FILE *out)
             "                      (default for snapshots), live-objects, alloc-bytes,\n"
             "                      alloc-objects\n"
             "      --threads       give each thread its own frame (CPU traces)\n"
+            "      --lines         folded stacks name each frame 'function file:line'\n"
             "      --from T        keep the CPU samples taken from T on: seconds since the\n"
             "                      first process started (1.5, 90s)\n"
             "      --until T       keep the CPU samples taken before T\n"

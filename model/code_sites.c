@@ -170,12 +170,6 @@ void stoke_sites_clear_values(struct stoke_profile *p)
         memset(p->sites.values, 0, p->sites.n * STOKE_MAX_VALUES * sizeof *p->sites.values);
 }
 
-void stoke_sites_drop(struct stoke_profile *p)
-{
-    stoke_sites_free(&p->sites);
-    memset(&p->sites, 0, sizeof p->sites);
-}
-
 void stoke_sites_free(struct stoke_site_table *t)
 {
     struct sites_impl *im = t->impl;

@@ -7,8 +7,10 @@
  * locations and the report's hot lines read them.
  *
  * A site's values add up with the other sites of its stack to the stack's
- * row, as long as whoever changes rows keeps them: sample_times.h does;
- * what rewrites rows otherwise drops the sites (stoke_sites_drop).
+ * row: what changes the rows of a profile with sites keeps them so
+ * (sample_times.h, the only one: a heap timeline, whose rows
+ * heap_timeline.h rewrites, is read without sites, and every other
+ * transformation makes a new profile, which has none).
  *
  * Never: reads files or names code (the trace reader gives positions).
  */
@@ -44,9 +46,6 @@ uint32_t stoke_code_module(struct stoke_profile *p, const struct stoke_code_modu
 
 /* Sets every site's values to zero (their rows are being recounted). */
 void stoke_sites_clear_values(struct stoke_profile *p);
-
-/* Forgets the sites: the rows changed in a way they cannot follow. */
-void stoke_sites_drop(struct stoke_profile *p);
 
 void stoke_sites_free(struct stoke_site_table *t);
 

@@ -8,7 +8,6 @@
 #include "heap_timeline.h"
 
 #include "alloc.h"
-#include "code_sites.h"
 
 void stoke_profile_add_heap_moment(struct stoke_profile *p, const struct stoke_heap_moment *m)
 {
@@ -38,7 +37,6 @@ static void add_wrapping(int64_t *sum, int64_t v)
 
 void stoke_heap_live_at(struct stoke_profile *p, uint64_t at_ns)
 {
-    stoke_sites_drop(p); /* changes are by stack, not by site */
     for (size_t r = 0; r < p->nrows; r++)
         for (size_t v = 0; v < STOKE_MAX_VALUES; v++)
             p->rows[r].values[v] = 0;

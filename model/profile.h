@@ -160,6 +160,10 @@ struct stoke_code_module {
     const char *build_id; /* interned hex, "" when unknown */
     uint64_t start, limit; /* its mapped code, as ELF virtual addresses */
     uint64_t file_offset;  /* where start is in the file */
+    int own_names;         /* 1: named from its own file (the run's build), so the
+                            * source files its debug information names are the
+                            * ones it was built from; 0: from the recording's
+                            * stored names, or not named */
 };
 
 /* The stacks of a profile read from traces as they were in the code: each

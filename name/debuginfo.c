@@ -5,7 +5,7 @@
  * (its compressed sections' claims are checked before libdwfl sees it);
  * the walk of DWARF scopes that expands inline chains; where each function
  * is defined and which line each address and inlined call is at, with
- * source paths made absolute (symbol names: symtab.c).
+ * source paths made whole by source_paths.c (symbol names: symtab.c).
  * Never: reads the symbol table or DWARF by hand (libdwfl/libdw do), lets
  * libdwfl near a section the check refused, or keeps state between lookups
  * other than what libdwfl caches.
@@ -21,20 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "alloc.h"
-#include "arena.h"
 #include "compressed_sections.h"
-#include "hash.h"
-#include "index_table.h"
 #include "regular_file.h"
+#include "source_paths.h"
 #include "symtab.h"
-
-/* Source paths made absolute, interned for the life of their file. */
-struct source_paths {
-    struct stoke_arena arena;
-    const char **paths;
-    size_t n, cap;
-    struct stoke_index_table index;
-};
 
 struct stoke_debuginfo {
     Dwfl *dwfl;
@@ -42,7 +32,7 @@ struct stoke_debuginfo {
     struct stoke_symtab *symbols; /* built on the first lookup */
     enum stoke_debuginfo_use use;
     struct stoke_compressed_claims claims;
-    struct source_paths sources;
+    struct stoke_source_paths sources; /* paths made whole (source_paths.h) */
 };
 
 static char *debuginfo_path; /* NULL: libdwfl's default search path */
@@ -135,39 +125,21 @@ void stoke_debuginfo_close(struct stoke_debuginfo *d)
     if (!d)
         return;
     stoke_symtab_free(d->symbols);
-    stoke_arena_free(&d->sources.arena);
-    free(d->sources.paths);
-    stoke_index_table_free(&d->sources.index);
+    stoke_source_paths_free(&d->sources);
     dwfl_end(d->dwfl);
     free(d);
 }
 
 /* --- DWARF ---------------------------------------------------------------- */
 
-/* file as a path from the root: a name relative to its unit's compilation
- * directory dir is joined to it (DWARF names sources as the compiler was
- * given them). Lives as long as d. */
-static const char *source_path(struct stoke_debuginfo *d, const char *dir, const char *file)
+/* The compilation directory of unit cu, NULL when unknown. */
+static const char *cu_dir(Dwarf_CU *cu)
 {
-    char joined[PATH_MAX];
-    if (!file)
-        return "";
-    if (!*file || *file == '/' || !dir || *dir != '/')
-        return file;
-    int len = snprintf(joined, sizeof joined, "%s/%s", dir, file);
-    if (len < 0 || (size_t)len >= sizeof joined)
-        return file;
-    struct source_paths *t = &d->sources;
-    uint64_t hash = stoke_hash_bytes(joined, (size_t)len);
-    size_t pos = SIZE_MAX;
-    int64_t i;
-    while ((i = stoke_index_table_next(&t->index, hash, &pos)) >= 0)
-        if (strcmp(t->paths[i], joined) == 0)
-            return t->paths[i];
-    t->paths = stoke_grow(t->paths, &t->cap, t->n + 1, sizeof *t->paths);
-    t->paths[t->n] = stoke_arena_strndup(&t->arena, joined, (size_t)len);
-    stoke_index_table_add(&t->index, hash, (uint32_t)t->n);
-    return t->paths[t->n++];
+    Dwarf_Die die;
+    Dwarf_Attribute attr;
+    if (!cu || !dwarf_cu_die(cu, &die, NULL, NULL, NULL, NULL, NULL, NULL))
+        return NULL;
+    return dwarf_formstring(dwarf_attr(&die, DW_AT_comp_dir, &attr));
 }
 
 /* The compilation directory of die's unit, NULL when unknown. */
@@ -204,7 +176,9 @@ static void definition(struct stoke_debuginfo *d, Dwarf_Die *die, const char **f
                        unsigned *line)
 {
     int lineno = 0;
-    *file = source_path(d, unit_dir(die), dwarf_decl_file(die));
+    Dwarf_Attribute attr; /* the unit its file is named in: its abstract origin's, maybe */
+    const char *dir = dwarf_attr_integrate(die, DW_AT_decl_file, &attr) ? cu_dir(attr.cu) : NULL;
+    *file = stoke_source_path(&d->sources, dir, dwarf_decl_file(die));
     *line = dwarf_decl_line(die, &lineno) == 0 && lineno > 0 ? (unsigned)lineno : 0;
 }
 
@@ -285,7 +259,7 @@ static const char *call_file(Dwarf_Die *die)
         index >= nfiles)
         return "";
     const char *name = dwarf_filesrc(files, index, NULL, NULL);
-    return name ? name : "";
+    return name && strcmp(name, "???") != 0 ? name : ""; /* "???": index 0 before DWARF 5 */
 }
 
 /* The line of an inlined call (DW_AT_call_line), 0 when unknown. */
@@ -323,7 +297,7 @@ static size_t inline_chain(struct stoke_debuginfo *d, uint64_t addr,
         out[n].at_file = "";
         out[n].at_line = 0;
         if (n > 0) {
-            out[n].at_file = source_path(d, unit_dir(inner), call_file(inner));
+            out[n].at_file = stoke_source_path(&d->sources, unit_dir(inner), call_file(inner));
             out[n].at_line = call_line(inner);
         }
         inner = scope;
@@ -349,7 +323,7 @@ static void address_line(struct stoke_debuginfo *d, uint64_t addr,
     const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
     if (!file || lineno <= 0)
         return;
-    f->at_file = source_path(d, dwfl_line_comp_dir(line), file);
+    f->at_file = stoke_source_path(&d->sources, dwfl_line_comp_dir(line), file);
     f->at_line = (unsigned)lineno;
 }
 

@@ -2,9 +2,10 @@
  * name_store.h - the names a recording keeps of its code addresses: for
  * each (build-id, ELF virtual address) that a module's own file once named,
  * the functions debuginfo.h found there (the inline chain, innermost first,
- * each with its raw name, file and line, and the line it is at there). Keyed by build-id, so a stored
- * name is exactly the name that build gave; a module without a build-id is
- * never stored (its path alone cannot say which build it was).
+ * each with its raw name, file and line, and the line it is at there).
+ * Keyed by build-id, so a stored name is exactly the name that build gave;
+ * a module without a build-id is never stored (its path alone cannot say
+ * which build it was).
  *
  * Owns: the table in memory, its strings, and whether it grew since it was
  * last read or written (name_store_file.h reads and writes it).

@@ -5,7 +5,9 @@
  * the build-id check, module kinds, the per-address cache, names for what
  * cannot be named, JIT names from perf map files, and which of the
  * recording's stored names (name_store.h) stand in for a file that is gone
- * or changed, and which names of a file the store gains.
+ * or changed, and which names of a file the store gains; where each frame
+ * of an address was (its position: the address, the line, the binary's code
+ * module with its file offset, code_sites.h).
  * Never: parses ELF or DWARF itself (debuginfo.c), prints more than one
  * warning per module, or names an address from a store when the module's
  * own file (its build-id matching) can.
@@ -468,7 +470,8 @@ static uint32_t code_module_of(struct stoke_symbolizer *s, uint64_t module_id)
     if (!slot->code_module) {
         struct elf_object *o = &s->objects[object];
         struct stoke_code_module m = {o->path, o->build_id_hex, slot->start, slot->end,
-                                      file_offset_of(o, slot->start)};
+                                      file_offset_of(o, slot->start),
+                                      o->state == OBJECT_READY};
         slot->code_module = stoke_code_module(s->profile, &m);
     }
     return slot->code_module;

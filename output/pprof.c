@@ -124,15 +124,9 @@ static uint64_t function_id(struct builder *b, const struct stoke_frame *f)
     return fn->id;
 }
 
-static uint32_t mapping_id(struct builder *b, const struct stoke_frame *f)
+/* A new mapping of the file and build-id (string ids). */
+static PprofMapping *add_mapping(struct builder *b, int64_t file, int64_t build_id)
 {
-    if (!*f->module)
-        return 0;
-    int64_t file = string_id(b, f->module), build_id = string_id(b, f->build_id);
-    uint64_t key = ((uint64_t)file << 32) | (uint64_t)build_id;
-    uint32_t id;
-    if (stoke_u64map_get(&b->mapping_index, key, &id))
-        return id;
     b->mappings.items = stoke_grow(b->mappings.items, &b->mappings.cap, b->mappings.n + 1,
                                    sizeof *b->mappings.items);
     PprofMapping *m = &b->mappings.items[b->mappings.n];
@@ -142,8 +136,22 @@ static uint32_t mapping_id(struct builder *b, const struct stoke_frame *f)
     m->build_id = build_id;
     /* stoke symbolized every address: pprof has nothing left to look up */
     m->has_functions = m->has_filenames = m->has_line_numbers = m->has_inline_frames = 1;
-    stoke_u64map_put(&b->mapping_index, key, (uint32_t)m->id);
-    return (uint32_t)m->id;
+    return m;
+}
+
+/* The mapping of a frame's module by its name (no addresses), 0 for none. */
+static uint32_t mapping_id(struct builder *b, const struct stoke_frame *f)
+{
+    if (!*f->module)
+        return 0;
+    int64_t file = string_id(b, f->module), build_id = string_id(b, f->build_id);
+    uint64_t key = ((uint64_t)file << 32) | (uint64_t)build_id;
+    uint32_t id;
+    if (stoke_u64map_get(&b->mapping_index, key, &id))
+        return id;
+    id = (uint32_t)add_mapping(b, file, build_id)->id;
+    stoke_u64map_put(&b->mapping_index, key, id);
+    return id;
 }
 
 /* Every frame's mapping, the main executable's first (pprof reads
@@ -165,22 +173,17 @@ static uint32_t code_mapping_id(struct builder *b, uint32_t module)
     if (b->module_mapping[module - 1])
         return b->module_mapping[module - 1];
     const struct stoke_code_module *c = &b->profile->sites.modules[module - 1];
-    b->mappings.items = stoke_grow(b->mappings.items, &b->mappings.cap, b->mappings.n + 1,
-                                   sizeof *b->mappings.items);
-    PprofMapping *m = &b->mappings.items[b->mappings.n];
-    *m = (PprofMapping)PERFTOOLS__PROFILES__MAPPING__INIT;
-    m->id = ++b->mappings.n;
+    PprofMapping *m = add_mapping(b, string_id(b, c->path), string_id(b, c->build_id));
     m->memory_start = c->start;
     m->memory_limit = c->limit;
     m->file_offset = c->file_offset;
-    m->filename = string_id(b, c->path);
-    m->build_id = string_id(b, c->build_id);
-    m->has_functions = m->has_filenames = m->has_line_numbers = m->has_inline_frames = 1;
     b->module_mapping[module - 1] = (uint32_t)m->id;
     return (uint32_t)m->id;
 }
 
-/* Every code module's mapping, the main executable's first. */
+/* Room for every code module's mapping, made when a location first needs
+ * it, but the main executable's made now: pprof reads mapping[0] as the
+ * main binary. */
 static void map_code_modules(struct builder *b)
 {
     const struct stoke_site_table *t = &b->profile->sites;
@@ -276,6 +279,8 @@ static uint64_t location_id(struct builder *b, const uint32_t *frames,
         loc->mapping_id = b->frame_mapping[frames[0]];
     else if (at[0].module)
         loc->mapping_id = code_mapping_id(b, at[0].module);
+    else if (at[0].address) /* JIT code: its module by name ("[jit]") */
+        loc->mapping_id = mapping_id(b, &b->profile->frames[frames[0]]);
     stoke_u64map_put(&b->location_index, key, (uint32_t)i);
     b->locations.n++;
     return loc->id;
@@ -300,7 +305,7 @@ static void add_lines(struct builder *b)
             PprofLine *line = &b->lines[b->nlines];
             *line = (PprofLine)PERFTOOLS__PROFILES__LINE__INIT;
             line->function_id = function_id(b, f);
-            line->line = p->sites.n ? at[j].line : f->line;
+            line->line = at[j].line ? at[j].line : f->line; /* JIT code: its function's */
             b->line_ptrs[b->nlines++] = line;
         }
     }

@@ -71,10 +71,18 @@ struct heap_said {
 };
 
 /* A trace stack as a stack of the profile, and its site (code_sites.h):
- * UINT32_MAX in a heap timeline, whose changes are by stack alone. */
+ * NO_SITE in a heap timeline, whose changes are by stack alone. */
 struct interned_stack {
     uint32_t stack, site;
 };
+
+#define NO_SITE UINT32_MAX
+
+/* A sample's site field: the site's index + 1, 0 for none. */
+static uint32_t site_number(struct interned_stack s)
+{
+    return s.site == NO_SITE ? 0 : s.site + 1;
+}
 
 /* A symbolized trace stack: frames[start .. start+len), root first, without
  * the process and thread roots. */
@@ -455,7 +463,7 @@ static struct interned_stack profile_stack(struct loader *l, uint32_t thread, ui
     const struct trace_stack *ts = id < l->stacks_cap && l->stacks[id].defined ? &l->stacks[id]
                                                                                : NULL;
     size_t n = assemble_stack(l, thread, ts);
-    struct interned_stack made = {stoke_profile_stack(l->profile, l->scratch, n), UINT32_MAX};
+    struct interned_stack made = {stoke_profile_stack(l->profile, l->scratch, n), NO_SITE};
     if (!l->heap_timeline)
         made.site = stoke_site(l->profile, made.stack, l->scratch_at);
     l->interned = stoke_grow(l->interned, &l->interned_cap, l->ninterned + 1, sizeof *l->interned);
@@ -502,7 +510,7 @@ static int on_samples(struct loader *l, struct stoke_fields *f)
         struct stoke_sample sample = {.time_ns = sample_time_ns(s, time_us),
                                       .stack = stack.stack, .process = (uint32_t)l->proc,
                                       .tid = (uint32_t)tid, .weight = (uint32_t)weight,
-                                      .site = stack.site + 1}; /* a CPU trace has sites */
+                                      .site = site_number(stack)};
         stoke_profile_add_sample(l->profile, &sample);
         s->samples++;
         l->weight_total += (uint64_t)weight;
@@ -644,7 +652,8 @@ static int on_heap_stack(struct loader *l, struct stoke_fields *f)
         values[i] = (int64_t)read[i]; /* at most MAX_HEAP_TOTAL */
     struct interned_stack stack = profile_stack(l, UINT32_MAX, id);
     stoke_profile_add_to_stack(l->profile, stack.stack, values);
-    stoke_site_add(l->profile, stack.site, values);
+    if (stack.site != NO_SITE)
+        stoke_site_add(l->profile, stack.site, values);
     l->heap_stacks++;
     return 0;
 }

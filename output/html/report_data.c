@@ -45,10 +45,10 @@ static void shared_free(struct shared *s)
     for (size_t t = 0; s->tab_frames && t < s->ntabs; t++)
         free(s->tab_frames[t]);
     free(s->tab_frames);
-    for (size_t t = 0; s->lines && t < s->ntabs; t++) {
+    for (size_t t = 0; s->lines && t < s->ntabs; t++)
         line_table_free(&s->lines[t]);
+    for (size_t t = 0; s->line_files && t < s->ntabs; t++)
         free(s->line_files[t]);
-    }
     free(s->lines);
     free(s->line_files);
     source_snippets_free(&s->sources);
@@ -83,8 +83,7 @@ static int intern_frame(struct shared *s, const struct stoke_frame *f, uint32_t 
 static int build_lines(struct shared *s, size_t t, const struct stoke_profile *p)
 {
     struct line_table *lines = &s->lines[t];
-    if (line_table_build(lines, p) < 0)
-        return -1;
+    line_table_build(lines, p);
     s->line_files[t] = malloc((lines->n ? lines->n : 1) * sizeof(uint32_t));
     if (!s->line_files[t])
         return -1;

@@ -19,8 +19,12 @@
  *             "processes":[{"pid":N,"comm":"...","samples":N,"lost":N,"duration_us":N}],
  *             "timeline":{...},  (CPU tabs read from traces, and the live heap over
                                  time of a --heap recording: timeline_data.h)
+ *             "lines":{"frame":[...],"file":[...],"line":[...],  (tabs read from traces:
+ *                      "self":[[value 0...],...],"total":[[...],...]},  line_table.h)
  *             "tree":{"depth":[...],"frame":[...],"self":[[value 0...],[value 1...]]}},
- *            ...]}
+ *            ...],
+ *    "sources":{"file":[...],"first":[...],"text":[["line","line",...],...]}}
+ *                                (the source around the hot lines: source_snippets.h)
  *
  * The string pool is sorted and front-coded: string 0 is "", string i is
  * the first shared[i] UTF-16 code units of string i - 1, then rest[i]
@@ -36,6 +40,11 @@
  * before, value 1 after; its "sides" say whether they were scaled to
  * shares of each side's total, each side's total as recorded and how many
  * of the processes (before's first) are each side's.
+ *
+ * "lines" has an entry per function (its first frame of the name) and line
+ * it was at when sampled, with its self and total by value; "sources" a run
+ * of lines of a source file (a string) from line "first" on. Both are left
+ * out, or empty, where nothing knows lines.
  */
 #ifndef STOKE_REPORT_DATA_H
 #define STOKE_REPORT_DATA_H

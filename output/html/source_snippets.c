@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "hash.h"
 #include "json_numbers.h"
 #include "regular_file.h"
 
@@ -42,7 +43,7 @@ static struct hot_line *hot_lines(const struct line_table *tables, const int64_t
     *n = 0;
     for (size_t t = 0; t < ntables; t++)
         for (size_t i = 0; i < tables[t].n && totals[t] > 0; i++)
-            if (tables[t].entries[i].total[0] > 0)
+            if (tables[t].entries[i].total[0] > 0 && tables[t].entries[i].own_names)
                 hot[(*n)++] = (struct hot_line){&tables[t].entries[i],
                                                 (double)tables[t].entries[i].total[0] /
                                                     (double)totals[t]};
@@ -52,16 +53,19 @@ static struct hot_line *hot_lines(const struct line_table *tables, const int64_t
 
 /* --- reading a file ------------------------------------------------------- */
 
-/* The whole of the regular file at path, at most SOURCE_MAX_FILE bytes;
- * NULL when it cannot be read. */
-static char *read_source(const char *path, size_t *len)
+/* The whole of the regular file at path, at most SOURCE_MAX_FILE bytes and
+ * not past SOURCE_MAX_READ in all; NULL when it cannot be read. */
+static char *read_source(struct source_snippets *s, const char *path, size_t *len)
 {
     struct stat st;
+    if (*path != '/' || s->nfiles > SOURCE_MAX_FILES)
+        return NULL;
     int fd = stoke_open_regular(path);
     if (fd < 0)
         return NULL;
     char *text = NULL;
     if (fstat(fd, &st) == 0 && (uint64_t)st.st_size <= SOURCE_MAX_FILE &&
+        s->bytes_read + (uint64_t)st.st_size <= SOURCE_MAX_READ &&
         (text = malloc((size_t)st.st_size + 1)) != NULL) {
         ssize_t got = pread(fd, text, (size_t)st.st_size, 0);
         if (got < 0) {
@@ -70,6 +74,7 @@ static char *read_source(const char *path, size_t *len)
         } else {
             *len = (size_t)got;
             text[*len] = '\0';
+            s->bytes_read += *len;
         }
     }
     close(fd);
@@ -99,21 +104,47 @@ static int index_lines(struct source_file *f, size_t len)
 /* The file at path, read on first use; NULL when out of memory. */
 static struct source_file *file_of(struct source_snippets *s, const char *path)
 {
-    for (size_t i = 0; i < s->nfiles; i++)
+    uint64_t hash = stoke_hash_bytes(path, strlen(path));
+    size_t pos = SIZE_MAX;
+    int64_t i;
+    while ((i = stoke_index_table_next(&s->index, hash, &pos)) >= 0)
         if (strcmp(s->files[i].path, path) == 0)
             return &s->files[i];
     struct source_file *grown = realloc(s->files, (s->nfiles + 1) * sizeof *grown);
     if (!grown)
         return NULL;
     s->files = grown;
-    struct source_file *f = &s->files[s->nfiles++];
+    struct source_file *f = &s->files[s->nfiles];
     memset(f, 0, sizeof *f);
     f->path = path;
     size_t len = 0;
-    f->text = *path == '/' ? read_source(path, &len) : NULL;
+    f->text = read_source(s, path, &len);
+    stoke_index_table_add(&s->index, hash, (uint32_t)s->nfiles++);
     if (f->text && index_lines(f, len) < 0)
         return NULL;
     return f;
+}
+
+/* Forgets the files none of whose lines are kept. */
+static void drop_unkept(struct source_snippets *s)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        struct source_file *f = &s->files[i];
+        int any = 0;
+        for (uint32_t l = 0; f->text && l < f->nlines && !any; l++)
+            any = f->kept[l];
+        if (any) {
+            s->files[kept++] = *f;
+            continue;
+        }
+        free(f->text);
+        free(f->line_start);
+        free(f->kept);
+    }
+    s->nfiles = kept;
+    stoke_index_table_free(&s->index); /* the files moved */
+    memset(&s->index, 0, sizeof s->index);
 }
 
 /* --- keeping lines -------------------------------------------------------- */
@@ -159,6 +190,7 @@ int source_snippets_gather(struct source_snippets *s, const struct line_table *t
         keep_around(s, f, hot[i].entry->line);
     }
     free(hot);
+    drop_unkept(s);
     return 0;
 }
 
@@ -253,5 +285,6 @@ void source_snippets_free(struct source_snippets *s)
         free(s->files[i].kept);
     }
     free(s->files);
+    stoke_index_table_free(&s->index);
     memset(s, 0, sizeof *s);
 }

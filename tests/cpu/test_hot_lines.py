@@ -142,7 +142,8 @@ def hot_lines():
     out = fresh_dir("hot_lines")
     binary = program("hot_lines")
     source = os.path.join(SOURCES, "hot_lines.c")
-    first, second = marked_line(source, "/* HOT_TWO_THIRDS */"), marked_line(source, "/* HOT_ONE_THIRD */")
+    first = marked_line(source, "/* HOT_TWO_THIRDS */")
+    second = marked_line(source, "/* HOT_ONE_THIRD */")
     record_ok(os.path.join(out, "rec"), [binary, ROUNDS])
     rec = os.path.join(out, "rec")
 
@@ -210,7 +211,8 @@ def inline_lines():
 def report_lines():
     out = fresh_dir("report_lines")
     source = os.path.join(SOURCES, "hot_lines.c")
-    first, second = marked_line(source, "/* HOT_TWO_THIRDS */"), marked_line(source, "/* HOT_ONE_THIRD */")
+    first = marked_line(source, "/* HOT_TWO_THIRDS */")
+    second = marked_line(source, "/* HOT_ONE_THIRD */")
     rec = os.path.join(out, "rec")
     record_ok(rec, [program("hot_lines"), ROUNDS])
     html = os.path.join(out, "report.html")

@@ -4,7 +4,7 @@
  * lines first, never more than SOURCE_BUDGET bytes in all, each line cut
  * at SOURCE_MAX_LINE bytes, "\r\n" endings and markup kept inert, and
  * files that cannot be read (gone, a relative path, a directory) giving
- * no lines. Test viewer.source_snippets.
+ * no lines, nor those only stored names give. Test viewer.source_snippets.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,10 +52,13 @@ static void write_sources(void)
     fclose(f);
 }
 
-static void add_entry(struct line_table *t, const char *file, uint32_t line, int64_t total)
+/* own: named from its binary's own file (else from stored names) */
+static void add_entry(struct line_table *t, const char *file, uint32_t line, int64_t total,
+                      int own)
 {
     t->entries = realloc(t->entries, (t->n + 1) * sizeof *t->entries);
-    t->entries[t->n++] = (struct line_entry){.file = file, .line = line, .total = {total}};
+    t->entries[t->n++] = (struct line_entry){.file = file, .line = line, .total = {total},
+                                             .own_names = (uint8_t)own};
     t->nvalues = 1;
 }
 
@@ -70,14 +73,15 @@ static int kept(const struct source_snippets *s, const char *path, uint32_t line
 static void check_budget_and_order(void)
 {
     struct line_table tables[2] = {{0}};
-    add_entry(&tables[0], hot_path, 10, 1000); /* the hottest of all */
-    add_entry(&tables[0], gone_path, 5, 900);
-    add_entry(&tables[0], "relative/path.c", 5, 800);
-    add_entry(&tables[0], scratch_dir, 5, 700); /* a directory */
+    add_entry(&tables[0], hot_path, 10, 1000, 1); /* the hottest of all */
+    add_entry(&tables[0], gone_path, 5, 900, 1);
+    add_entry(&tables[0], "relative/path.c", 5, 800, 1);
+    add_entry(&tables[0], scratch_dir, 5, 700, 1); /* a directory */
+    add_entry(&tables[0], hot_path, 18, 990, 0);   /* a stored name's: never read */
     /* big.c's lines, each hotter than the next: every 10th line, so each
      * takes 7 lines (700 bytes) of its own */
     for (uint32_t k = 0; k < BIG_LINES / 10; k++)
-        add_entry(&tables[1], big_path, 5 + 10 * k, (int64_t)(BIG_LINES - k));
+        add_entry(&tables[1], big_path, 5 + 10 * k, (int64_t)(BIG_LINES - k), 1);
     const int64_t totals[2] = {2000, (int64_t)BIG_LINES * 1000};
     struct source_snippets s;
     CHECK(source_snippets_gather(&s, tables, totals, 2) == 0);
@@ -85,7 +89,7 @@ static void check_budget_and_order(void)
     CHECK(s.bytes > SOURCE_BUDGET - 7 * BIG_LINE_BYTES); /* full, to within one hot line */
     for (uint32_t l = 7; l <= 13; l++)
         CHECK(kept(&s, hot_path, l));
-    CHECK(!kept(&s, hot_path, 6) && !kept(&s, hot_path, 14));
+    CHECK(!kept(&s, hot_path, 6) && !kept(&s, hot_path, 14) && !kept(&s, hot_path, 18));
     /* big.c's hottest lines are kept, in order, until the budget is spent */
     uint32_t taken = 0;
     while (taken < BIG_LINES / 10 && kept(&s, big_path, 5 + 10 * taken))

@@ -68,7 +68,8 @@ class HotLinesPanel {
     heading.className = 'hot-lines-title';
     if (hot.length === 0) {
       heading.textContent = name && profile.lines
-        ? 'No line of ' + name + ' is known (its code has no line information, or it is not native code).'
+        ? 'No line of ' + name + ' is known (its code has no line information, ' +
+          'or it is not native code).'
         : '';
       this.el.replaceChildren(heading);
       this.el.hidden = !heading.textContent;
@@ -92,9 +93,11 @@ class HotLinesPanel {
     const table = document.createElement('table');
     table.className = 'hot-lines-listing';
     const caption = document.createElement('caption');
-    caption.textContent = profile.strings.at(file) + (source ? '' : ' (source not in the report)');
+    caption.textContent = profile.strings.at(file) +
+      (source ? '' : ' (source not in the report)');
     const head = document.createElement('tr');
-    for (const [text, className] of [['total', 'share'], ['self', 'self'], ['line', 'number'], ['', 'code']]) {
+    const columns = [['total', 'share'], ['self', 'self'], ['line', 'number'], ['', 'code']];
+    for (const [text, className] of columns) {
       const th = document.createElement('th');
       th.className = className;
       th.textContent = text;
@@ -104,7 +107,8 @@ class HotLinesPanel {
     thead.append(head);
     table.append(caption, thead);
     const body = document.createElement('tbody');
-    for (const row of source ? listingRows(entries) : entries.map((e) => ({ line: e.line, entry: e }))) {
+    const rows = source ? listingRows(entries) : entries.map((e) => ({ line: e.line, entry: e }));
+    for (const row of rows) {
       body.append(this.row(row, source, total, measure));
     }
     table.append(body);
@@ -121,7 +125,8 @@ class HotLinesPanel {
     const e = row.entry;
     if (e) {
       tr.className = 'hot';
-      tr.title = measure.amount(e.total) + ' on this line, ' + measure.amount(e.self) + ' of them in the line itself';
+      tr.title = measure.amount(e.total) + ' on this line, ' + measure.amount(e.self) +
+        ' of them in the line itself';
     }
     tr.append(cell(e ? formatPercent(e.total, total) : '', 'share'),
               cell(e && e.self ? formatPercent(e.self, total) : '', 'self'),
