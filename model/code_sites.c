@@ -36,6 +36,12 @@ static uint64_t position_hash(const struct stoke_position *at)
     return stoke_hash_mix(h, (uintptr_t)at->file);
 }
 
+int stoke_same_position(const struct stoke_position *a, const struct stoke_position *b)
+{
+    return a->address == b->address && a->module == b->module && a->line == b->line &&
+           a->file == b->file;
+}
+
 /* The index of position at (its file interned) in the table. */
 static uint32_t position_id(struct stoke_profile *p, const struct stoke_position *position)
 {
@@ -46,12 +52,9 @@ static uint32_t position_id(struct stoke_profile *p, const struct stoke_position
     uint64_t hash = position_hash(&at);
     size_t pos = SIZE_MAX;
     int64_t idx;
-    while ((idx = stoke_index_table_next(&im->position_index, hash, &pos)) >= 0) {
-        const struct stoke_position *o = &t->positions[idx];
-        if (o->address == at.address && o->module == at.module && o->line == at.line &&
-            o->file == at.file)
+    while ((idx = stoke_index_table_next(&im->position_index, hash, &pos)) >= 0)
+        if (stoke_same_position(&t->positions[idx], &at))
             return (uint32_t)idx;
-    }
     t->positions = stoke_grow(t->positions, &im->positions_cap, t->npositions + 1,
                               sizeof *t->positions);
     t->positions[t->npositions] = at;

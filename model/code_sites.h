@@ -37,6 +37,9 @@ const uint32_t *stoke_site_position_ids(const struct stoke_profile *p, uint32_t 
 const struct stoke_position *stoke_site_position(const struct stoke_profile *p, uint32_t site,
                                                  uint32_t i);
 
+/* Whether two positions whose files are interned in one profile are equal. */
+int stoke_same_position(const struct stoke_position *a, const struct stoke_position *b);
+
 /* The site's values. */
 const int64_t *stoke_site_values(const struct stoke_profile *p, uint32_t site);
 

@@ -210,12 +210,6 @@ static const struct stoke_position *position_at(const struct stoke_position *at,
     return at ? &at[k] : &nowhere;
 }
 
-static int same_position(const struct stoke_position *a, const struct stoke_position *b)
-{
-    return a->address == b->address && a->module == b->module && a->line == b->line &&
-           a->file == b->file;
-}
-
 static int same_location(const struct builder *b, uint32_t location, const uint32_t *frames,
                          const struct stoke_position *at, size_t n)
 {
@@ -223,7 +217,8 @@ static int same_location(const struct builder *b, uint32_t location, const uint3
         memcmp(b->location_frames + b->location_start[location], frames, n * sizeof *frames))
         return 0;
     for (size_t k = 0; k < n; k++)
-        if (!same_position(&b->location_at[b->location_start[location] + k], position_at(at, k)))
+        if (!stoke_same_position(&b->location_at[b->location_start[location] + k],
+                                 position_at(at, k)))
             return 0;
     return 1;
 }
